@@ -1,0 +1,26 @@
+// The CUDA backend's entry points, called by src/dispatch.cpp with validated,
+// non-empty arguments whose pointers are device memory.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "egemm/gemm_args.hpp"
+#include "egemm/policy.hpp"
+
+namespace egemm::cuda {
+
+// C = alpha * op(A) * op(B) + beta * C on `stream`, asynchronously.
+void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream);
+
+// C = beta * C (C not read when beta == 0), for alpha == 0 or k == 0.
+void scale_c(const GemmArgs& args, cudaStream_t stream);
+
+// Throw egemm::invalid_argument when A, B or C is not memory of the kind the
+// entry point takes (the host API given device pointers, or the reverse).
+void require_device_memory(const GemmArgs& args);
+void require_host_memory(const GemmArgs& args);
+
+// A CUDA device is visible and has the tensor cores the kernels use (sm_80+).
+bool device_supported();
+
+}  // namespace egemm::cuda

@@ -1,0 +1,82 @@
+#include "backends/host/host_gemm.hpp"
+
+#include <math.h>
+
+#include "egemm/numerics/epilogue.hpp"
+#include "backends/host/micro_kernel.hpp"
+#include "backends/host/packed_operand.hpp"
+
+namespace egemm::host {
+namespace {
+
+constexpr int MR = 4;
+constexpr int NR = 16;
+
+// C(i, j) = alpha * sum_p op(A)(i, p) op(B)(p, j) + beta C(i, j) with FP32
+// fused multiply-adds in k order: what FP32 gemm gives for entries whose
+// row or column holds Inf or NaN, which the split cannot carry.
+void fp32_entry(const GemmArgs& g, index_t i, index_t j) {
+  float s = 0.0f;
+  for (index_t p = 0; p < g.k; ++p) s = ::fmaf(g.a[g.a_offset(i, p)], g.b[g.b_offset(p, j)], s);
+  float* c = g.c + g.c_offset(i, j);
+  *c = apply_alpha_beta(s, g.alpha, g.beta, c);
+}
+
+template <class Policy>
+void run(const GemmArgs& g) {
+  using traits = policy_traits<Policy>;
+  const PackedOperand A = pack_operand(g.a_rows(), MR, traits::split, traits::scales_rows_and_columns);
+  const PackedOperand B = pack_operand(g.b_cols(), NR, traits::split, traits::scales_rows_and_columns);
+
+#pragma omp parallel for collapse(2) schedule(dynamic)
+  for (index_t qb = 0; qb < B.panels; ++qb) {
+    for (index_t qa = 0; qa < A.panels; ++qa) {
+      float acc[2][MR][NR];
+      MicroKernel<Policy, MR, NR>::run(A, qa, B, qb, acc);
+      for (int jj = 0; jj < NR; ++jj) {
+        const index_t j = qb * NR + jj;
+        if (j >= g.n) break;
+        for (int ii = 0; ii < MR; ++ii) {
+          const index_t i = qa * MR + ii;
+          if (i >= g.m) break;
+          const float v = combine_accumulators(acc[0][ii][jj], acc[1][ii][jj], traits::lo_scale_log2,
+                                               A.exponent[i] + B.exponent[j]);
+          float* c = g.c + g.c_offset(i, j);
+          *c = apply_alpha_beta(v, g.alpha, g.beta, c);
+        }
+      }
+    }
+  }
+
+  // Special values: pieces of Inf/NaN are not Inf/NaN arithmetic (Inf - Inf
+  // in the split, Inf * 0 in a correction product), so entries that touch a
+  // non-finite input are recomputed the way FP32 gemm computes them.
+  if (traits::emulated && (A.any_nonfinite() || B.any_nonfinite())) {
+#pragma omp parallel for schedule(static)
+    for (index_t j = 0; j < g.n; ++j)
+      for (index_t i = 0; i < g.m; ++i)
+        if (A.nonfinite[i] || B.nonfinite[j]) fp32_entry(g, i, j);
+  }
+}
+
+}  // namespace
+
+void gemm(PolicyId policy, const GemmArgs& args) {
+  bool done = false;
+  for_each_policy([&](auto tag) {
+    if (!done && policy_traits<decltype(tag)>::id == policy) {
+      run<decltype(tag)>(args);
+      done = true;
+    }
+  });
+}
+
+void scale_c(const GemmArgs& g) {
+  for (index_t j = 0; j < g.n; ++j)
+    for (index_t i = 0; i < g.m; ++i) {
+      float* c = g.c + g.c_offset(i, j);
+      *c = g.beta == 0.0f ? 0.0f : g.beta * *c;
+    }
+}
+
+}  // namespace egemm::host

@@ -1,0 +1,55 @@
+#include "backends/host/packed_operand.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "egemm/numerics/split.hpp"
+
+namespace egemm::host {
+
+bool PackedOperand::any_nonfinite() const {
+  return std::any_of(nonfinite.begin(), nonfinite.end(), [](std::uint8_t f) { return f != 0; });
+}
+
+PackedOperand pack_operand(const OperandRows& src, int width, SplitRule rule, bool scale_rows) {
+  PackedOperand out;
+  out.rows = src.rows;
+  out.depth = src.depth;
+  out.width = width;
+  out.panels = (src.rows + width - 1) / width;
+  out.pieces = (rule == SplitRule::none || rule == SplitRule::round_hi_only) ? 1 : 2;
+  out.data.assign(static_cast<std::size_t>(out.pieces * out.panels * out.depth * width), 0.0f);
+  out.exponent.assign(static_cast<std::size_t>(src.rows), 0);
+  out.nonfinite.assign(static_cast<std::size_t>(src.rows), 0);
+  const index_t piece_stride = out.panels * out.depth * width;
+
+#pragma omp parallel for schedule(static)
+  for (index_t r = 0; r < src.rows; ++r) {
+    float max_abs = 0.0f;
+    bool nonfinite = false;
+    for (index_t p = 0; p < src.depth; ++p) {
+      const float x = src(r, p);
+      if (numerics::is_finite(x)) max_abs = std::max(max_abs, std::fabs(x));
+      else nonfinite = true;
+    }
+    const int e = scale_rows ? numerics::range_exponent(max_abs) : 0;
+    out.exponent[r] = e;
+    out.nonfinite[r] = nonfinite;
+
+    float* dst = out.data.data() + (r / width) * out.depth * width + r % width;
+    for (index_t p = 0; p < src.depth; ++p) {
+      const float x = e != 0 ? numerics::scale_by_pow2(src(r, p), -e) : src(r, p);
+      float* slot = dst + p * width;
+      if (rule == SplitRule::none) {
+        slot[0] = x;
+        continue;
+      }
+      const numerics::HalfPieces pieces = numerics::split_to_half(x, rule);
+      slot[0] = numerics::half_bits_to_float(pieces.hi);
+      if (out.pieces == 2) slot[piece_stride] = numerics::half_bits_to_float(pieces.lo);
+    }
+  }
+  return out;
+}
+
+}  // namespace egemm::host

@@ -1,0 +1,33 @@
+// An operand split into its pieces and packed into k-major panels of `width`
+// rows, the layout the host micro-kernel streams through. Also records what
+// the device split pass records: each row's power-of-two scale and whether
+// the row holds a non-finite value.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "egemm/gemm_args.hpp"
+#include "egemm/policy.hpp"
+
+namespace egemm::host {
+
+struct PackedOperand {
+  index_t rows = 0, depth = 0, panels = 0;
+  int width = 0, pieces = 0;
+  std::vector<float> data;                // [piece][panel][depth][width], rows past `rows` are zero
+  std::vector<int> exponent;              // row r was multiplied by 2^-exponent[r] before the split
+  std::vector<std::uint8_t> nonfinite;    // row r holds Inf or NaN
+
+  const float* panel(int piece, index_t q) const {
+    return data.data() + ((static_cast<index_t>(piece) * panels + q) * depth) * width;
+  }
+  bool any_nonfinite() const;
+};
+
+// Splits every element of `src` by `rule` (pieces stored as the floats they
+// represent). With `scale_rows`, each row is first scaled by a power of two
+// that brings its largest finite magnitude into [2^14, 2^15).
+PackedOperand pack_operand(const OperandRows& src, int width, SplitRule rule, bool scale_rows);
+
+}  // namespace egemm::host

@@ -1,0 +1,22 @@
+# Installs the libraries, headers and the CMake package (find_package(EGEMM)).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(_egemm_targets egemm)
+if(EGEMM_ENABLE_KOKKOS)
+  list(APPEND _egemm_targets egemm_kokkos)
+endif()
+install(TARGETS ${_egemm_targets} EXPORT EGEMMTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/egemm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+
+set(_egemm_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/EGEMM)
+install(EXPORT EGEMMTargets NAMESPACE EGEMM:: DESTINATION ${_egemm_cmake_dir})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/EGEMMConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/EGEMMConfig.cmake INSTALL_DESTINATION ${_egemm_cmake_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/EGEMMConfigVersion.cmake COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/EGEMMConfig.cmake ${PROJECT_BINARY_DIR}/EGEMMConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/EGEMMKokkos.cmake
+        DESTINATION ${_egemm_cmake_dir})

@@ -1,0 +1,43 @@
+// Routes a validated call to a backend, after the quick returns every backend
+// shares (empty C, nothing to multiply).
+#include "backends/host/host_gemm.hpp"
+#include "egemm/errors.hpp"
+#include "egemm/gemm.hpp"
+#if EGEMM_HAVE_CUDA
+#include "backends/cuda/cuda_gemm.hpp"
+#endif
+
+namespace egemm {
+
+void detail::gemm_host(PolicyId policy, const GemmArgs& args) {
+#if EGEMM_HAVE_CUDA
+  cuda::require_host_memory(args);
+#endif
+  if (args.empty()) return;
+  if (args.only_scales_c()) return host::scale_c(args);
+  host::gemm(policy, args);
+}
+
+void detail::gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stream) {
+#if EGEMM_HAVE_CUDA
+  if (args.empty()) return;
+  cuda::require_device_memory(args);
+  if (args.only_scales_c()) return cuda::scale_c(args, stream);
+  cuda::gemm(policy, args, stream);
+#else
+  (void)policy;
+  (void)args;
+  (void)stream;
+  throw unsupported("egemm::gemm: a CUDA stream was given, but this EGEMM was built without CUDA (EGEMM_ENABLE_CUDA=OFF)");
+#endif
+}
+
+bool cuda_available() {
+#if EGEMM_HAVE_CUDA
+  return cuda::device_supported();
+#else
+  return false;
+#endif
+}
+
+}  // namespace egemm

@@ -1,0 +1,30 @@
+// Exceptions thrown by EGEMM. Every check runs before C is written, so a
+// throwing call leaves C exactly as it was.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace egemm {
+
+// A caller error: bad transpose character, size, leading dimension, null
+// pointer, aliasing, layout or value type. The message names the argument.
+class invalid_argument : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// The request is valid but this build or this device cannot run it
+// (built without CUDA, a GPU without tensor cores, ...).
+class unsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A CUDA runtime or cuBLAS call failed; the message carries its error string.
+class device_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace egemm

@@ -1,0 +1,51 @@
+// The raw-pointer API, column-major like BLAS:
+//
+//   C = alpha * op(A) * op(B) + beta * C,   op(A) m x k, op(B) k x n, C m x n.
+//
+//   egemm::gemm(egemm::EmulatedFP32{}, 'N', 'T', m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);          // host
+//   egemm::gemm(egemm::EmulatedFP32{}, 'N', 'T', m, n, k, alpha, dA, lda, dB, ldb, beta, dC, ldc, stream); // CUDA
+//
+// Without a stream the pointers are host memory and the host fallback runs
+// before the call returns. With a cudaStream_t they are device memory and the
+// work is enqueued on that stream (nullptr: the legacy default stream); the
+// call returns without waiting. Arguments are checked first: a bad one throws
+// egemm::invalid_argument and C is not touched. BLAS conventions hold:
+// beta == 0 never reads C, alpha == 0 or k == 0 never reads A or B.
+#pragma once
+
+#include <type_traits>
+
+#include "egemm/errors.hpp"
+#include "egemm/gemm_args.hpp"
+#include "egemm/policy.hpp"
+
+struct CUstream_st;  // cudaStream_t without including the CUDA runtime
+
+namespace egemm {
+
+using cuda_stream_t = CUstream_st*;
+
+namespace detail {
+void gemm_host(PolicyId policy, const GemmArgs& args);
+void gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stream);
+}  // namespace detail
+
+template <class Policy, std::enable_if_t<is_policy_v<Policy>, int> = 0>
+void gemm(Policy, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha, const float* a, index_t lda,
+          const float* b, index_t ldb, float beta, float* c, index_t ldc) {
+  detail::gemm_host(policy_traits<Policy>::id,
+                    make_gemm_args("egemm::gemm", trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));
+}
+
+template <class Policy, std::enable_if_t<is_policy_v<Policy>, int> = 0>
+void gemm(Policy, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha, const float* a, index_t lda,
+          const float* b, index_t ldb, float beta, float* c, index_t ldc, cuda_stream_t stream) {
+  detail::gemm_cuda(policy_traits<Policy>::id,
+                    make_gemm_args("egemm::gemm", trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc),
+                    stream);
+}
+
+// True when this build has the CUDA backend and a GPU it can run on is visible.
+bool cuda_available();
+
+}  // namespace egemm

@@ -1,0 +1,63 @@
+// A validated, column-major gemm problem: C = alpha * op(A) * op(B) + beta * C.
+// Backends receive only GemmArgs built by make_gemm_args, so they never see
+// a bad size, leading dimension, pointer or transpose character.
+#pragma once
+
+#include <cstdint>
+
+namespace egemm {
+
+using index_t = std::int64_t;
+
+enum class Op : std::uint8_t { none, transpose };
+
+// A matrix seen as `rows` rows of `depth` elements: element (r, p) is at
+// base[r * row_stride + p * depth_stride]. op(A) and op(B)^T both take this
+// form, so one split/pack routine serves both operands with transposes folded in.
+struct OperandRows {
+  const float* base;
+  index_t rows, depth;
+  index_t row_stride, depth_stride;
+  const float& operator()(index_t r, index_t p) const { return base[r * row_stride + p * depth_stride]; }
+};
+
+struct GemmArgs {
+  Op trans_a;
+  Op trans_b;
+  index_t m, n, k;
+  float alpha;
+  const float* a;
+  index_t lda;
+  const float* b;
+  index_t ldb;
+  float beta;
+  float* c;
+  index_t ldc;
+
+  // op(A)(i, p) and op(B)(p, j) as offsets into a and b.
+  index_t a_offset(index_t i, index_t p) const { return trans_a == Op::none ? i + p * lda : p + i * lda; }
+  index_t b_offset(index_t p, index_t j) const { return trans_b == Op::none ? p + j * ldb : j + p * ldb; }
+  index_t c_offset(index_t i, index_t j) const { return i + j * ldc; }
+
+  // op(A) as m rows of length k; op(B)^T as n rows of length k.
+  OperandRows a_rows() const {
+    return trans_a == Op::none ? OperandRows{a, m, k, 1, lda} : OperandRows{a, m, k, lda, 1};
+  }
+  OperandRows b_cols() const {
+    return trans_b == Op::none ? OperandRows{b, n, k, ldb, 1} : OperandRows{b, n, k, 1, ldb};
+  }
+
+  // Nothing to multiply: C = beta * C (and C is not read when beta == 0).
+  bool only_scales_c() const { return k == 0 || alpha == 0.0f; }
+  bool empty() const { return m == 0 || n == 0; }
+};
+
+// Validates BLAS-style arguments and throws egemm::invalid_argument naming
+// the first bad one. `caller` prefixes the message ("egemm::gemm", ...).
+// Rules: transposes in {N,n,T,t,C,c}; m, n, k >= 0; lda >= max(1, rows of A
+// as stored), likewise ldb, ldc >= max(1, m); an operand with a nonzero
+// extent must not be null; C must not overlap A or B.
+GemmArgs make_gemm_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha,
+                        const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc);
+
+}  // namespace egemm

@@ -1,0 +1,190 @@
+// Precision policies: empty tag types that choose how an FP32 product is
+// computed, and a traits class that says what each one does.
+//
+// Tags carry nothing at run time. Everything a caller, a test or a benchmark
+// needs to know about a tag (how operands are split, which piece products are
+// formed, how they are accumulated, how accurate the split is, which inputs it
+// covers) lives in policy_traits<Tag>, so code enumerates `all_policies`
+// instead of naming tags.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+
+namespace egemm {
+
+// --- the tags ----------------------------------------------------------------
+
+// Default. FP16 hi + FP16 lo (lo scaled by 2^11 so it stays normal, Ootomo),
+// three products; the hi*hi sum of every k-step is added to an FP32 register
+// with a round-to-nearest add, so the tensor core's truncating accumulation
+// never spans more than one k-step. Rows of A and columns of B are scaled by
+// powers of two into FP16's range, so any finite FP32 input is accepted.
+struct EmulatedFP32 {};
+
+// The EGEMM-TC paper's Algorithm 1: round-split into FP16 hi/lo and four
+// products lo*lo, lo*hi, hi*lo, hi*hi accumulated in one FP32 accumulator.
+struct RoundSplit4 {};
+
+// Markidis et al.: hi = FP16 truncation of x, lo = FP16(x - hi), four products.
+struct TruncateSplit4 {};
+
+// Plain FP16 inputs (round to nearest), FP32 accumulation: one product.
+struct Half {};
+
+// No emulation: the ordinary FP32 gemm (SIMT on the GPU, stock KokkosBlas::gemm).
+struct NativeFP32 {};
+
+using all_policies = std::tuple<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32>;
+
+// --- what a tag means ----------------------------------------------------------
+
+enum class PolicyId : std::uint8_t { emulated_fp32, round_split4, truncate_split4, half, native_fp32 };
+
+// How one FP32 value becomes its pieces.
+enum class SplitRule : std::uint8_t {
+  none,            // the value itself (NativeFP32)
+  round_hi_only,   // hi = RN_fp16(x)                         (Half)
+  round,           // hi = RN_fp16(x),  lo = RN_fp16(x - hi)           (paper)
+  truncate,        // hi = RZ_fp16(x),  lo = RN_fp16(x - hi)           (Markidis)
+  round_scaled_lo  // hi = RN_fp16(x),  lo = RN_fp16((x - hi) * 2^11)  (Ootomo)
+};
+
+enum class Piece : std::uint8_t { hi, lo };
+
+// One tensor-core product of a piece of A with a piece of B, and the
+// accumulator it goes to (0: main, 1: correction, weighted by 2^-lo_scale_log2).
+struct ProductTerm {
+  Piece a;
+  Piece b;
+  int accumulator;
+};
+
+template <class Policy>
+struct policy_traits;  // undefined: not a policy
+
+template <>
+struct policy_traits<EmulatedFP32> {
+  static constexpr PolicyId id = PolicyId::emulated_fp32;
+  static constexpr const char* name = "EmulatedFP32";
+  static constexpr const char* summary = "FP16 hi + 2^11-scaled lo, 3 products, per-k-step RN fold, row/col scaling";
+  static constexpr bool emulated = true;
+  static constexpr SplitRule split = SplitRule::round_scaled_lo;
+  static constexpr int pieces_per_operand = 2;
+  static constexpr int lo_scale_log2 = 11;
+  static constexpr int products = 3;
+  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0}, {Piece::hi, Piece::lo, 1}, {Piece::lo, Piece::hi, 1}};
+  static constexpr bool fold_main_each_k_step = true;  // RN add of each k-step's hi*hi sum
+  static constexpr bool scales_rows_and_columns = true;
+  // |x - (hi + lo)| <= 2^rel * |x| + 2^abs, in the scaled domain where the row's
+  // (column's) largest magnitude lies in [2^14, 2^15).
+  static constexpr int representation_error_log2 = -22;
+  static constexpr int absolute_floor_log2 = -36;
+  // The dropped lo*lo product is at most 2^-22 |a b|.
+  static constexpr int dropped_product_log2 = -22;
+  static constexpr float max_abs_input = std::numeric_limits<float>::max();
+};
+
+template <>
+struct policy_traits<RoundSplit4> {
+  static constexpr PolicyId id = PolicyId::round_split4;
+  static constexpr const char* name = "RoundSplit4";
+  static constexpr const char* summary = "EGEMM-TC Algorithm 1: FP16 round-split, 4 products, one accumulator";
+  static constexpr bool emulated = true;
+  static constexpr SplitRule split = SplitRule::round;
+  static constexpr int pieces_per_operand = 2;
+  static constexpr int lo_scale_log2 = 0;
+  static constexpr int products = 4;
+  static constexpr ProductTerm terms[products] = {
+      {Piece::lo, Piece::lo, 0}, {Piece::lo, Piece::hi, 0}, {Piece::hi, Piece::lo, 0}, {Piece::hi, Piece::hi, 0}};
+  static constexpr bool fold_main_each_k_step = false;
+  static constexpr bool scales_rows_and_columns = false;
+  static constexpr int representation_error_log2 = -22;
+  static constexpr int absolute_floor_log2 = -25;  // lo becomes FP16-subnormal below |x| ~ 2^-3
+  static constexpr int dropped_product_log2 = -1000;
+  static constexpr float max_abs_input = 65504.0f;
+};
+
+template <>
+struct policy_traits<TruncateSplit4> {
+  static constexpr PolicyId id = PolicyId::truncate_split4;
+  static constexpr const char* name = "TruncateSplit4";
+  static constexpr const char* summary = "Markidis: FP16 truncate-split, 4 products, one accumulator";
+  static constexpr bool emulated = true;
+  static constexpr SplitRule split = SplitRule::truncate;
+  static constexpr int pieces_per_operand = 2;
+  static constexpr int lo_scale_log2 = 0;
+  static constexpr int products = 4;
+  static constexpr ProductTerm terms[products] = {
+      {Piece::lo, Piece::lo, 0}, {Piece::lo, Piece::hi, 0}, {Piece::hi, Piece::lo, 0}, {Piece::hi, Piece::hi, 0}};
+  static constexpr bool fold_main_each_k_step = false;
+  static constexpr bool scales_rows_and_columns = false;
+  static constexpr int representation_error_log2 = -21;  // one bit less than round-split
+  static constexpr int absolute_floor_log2 = -25;
+  static constexpr int dropped_product_log2 = -1000;
+  static constexpr float max_abs_input = 65504.0f;
+};
+
+template <>
+struct policy_traits<Half> {
+  static constexpr PolicyId id = PolicyId::half;
+  static constexpr const char* name = "Half";
+  static constexpr const char* summary = "plain FP16 inputs, FP32 accumulation, 1 product";
+  static constexpr bool emulated = true;
+  static constexpr SplitRule split = SplitRule::round_hi_only;
+  static constexpr int pieces_per_operand = 1;
+  static constexpr int lo_scale_log2 = 0;
+  static constexpr int products = 1;
+  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0}};
+  static constexpr bool fold_main_each_k_step = false;
+  static constexpr bool scales_rows_and_columns = false;
+  static constexpr int representation_error_log2 = -11;
+  static constexpr int absolute_floor_log2 = -25;
+  static constexpr int dropped_product_log2 = -1000;
+  static constexpr float max_abs_input = 65504.0f;
+};
+
+template <>
+struct policy_traits<NativeFP32> {
+  static constexpr PolicyId id = PolicyId::native_fp32;
+  static constexpr const char* name = "NativeFP32";
+  static constexpr const char* summary = "no emulation: ordinary FP32 gemm";
+  static constexpr bool emulated = false;
+  static constexpr SplitRule split = SplitRule::none;
+  static constexpr int pieces_per_operand = 1;
+  static constexpr int lo_scale_log2 = 0;
+  static constexpr int products = 1;
+  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0}};
+  static constexpr bool fold_main_each_k_step = false;
+  static constexpr bool scales_rows_and_columns = false;
+  static constexpr int representation_error_log2 = -1000;  // exact
+  static constexpr int absolute_floor_log2 = -1000;
+  static constexpr int dropped_product_log2 = -1000;
+  static constexpr float max_abs_input = std::numeric_limits<float>::max();
+};
+
+template <class T, class = void>
+struct is_policy : std::false_type {};
+template <class T>
+struct is_policy<T, std::void_t<decltype(policy_traits<T>::id)>> : std::true_type {};
+template <class T>
+inline constexpr bool is_policy_v = is_policy<std::remove_cv_t<std::remove_reference_t<T>>>::value;
+
+// Calls f(Policy{}) for every policy in all_policies.
+template <class F>
+constexpr void for_each_policy(F&& f) {
+  std::apply([&](auto... tag) { (f(tag), ...); }, all_policies{});
+}
+
+// The name of a run-time policy id (for logs, tables and errors).
+constexpr const char* policy_name(PolicyId id) {
+  const char* found = "unknown";
+  for_each_policy([&](auto tag) {
+    if (policy_traits<decltype(tag)>::id == id) found = policy_traits<decltype(tag)>::name;
+  });
+  return found;
+}
+
+}  // namespace egemm

@@ -1,0 +1,87 @@
+#include "egemm/gemm_args.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "egemm/errors.hpp"
+
+namespace egemm {
+namespace {
+
+[[noreturn]] void fail(const char* caller, const std::string& what) {
+  throw invalid_argument(std::string(caller) + ": " + what);
+}
+
+Op parse_op(const char* caller, const char* name, char t) {
+  switch (t) {
+    case 'N': case 'n': return Op::none;
+    case 'T': case 't': case 'C': case 'c': return Op::transpose;  // real data: C == T
+    default: break;
+  }
+  std::ostringstream s;
+  s << name << " must be one of N, T, C (either case), got '" << t << "' (0x" << std::hex << (static_cast<int>(t) & 0xff) << ")";
+  fail(caller, s.str());
+}
+
+void check_size(const char* caller, const char* name, index_t v) {
+  if (v < 0) fail(caller, std::string(name) + " must be >= 0, got " + std::to_string(v));
+}
+
+void check_ld(const char* caller, const char* name, index_t ld, index_t rows, const char* rows_desc) {
+  const index_t need = std::max<index_t>(1, rows);
+  if (ld < need)
+    fail(caller, std::string(name) + " must be >= max(1, " + rows_desc + ") = " + std::to_string(need) + ", got " +
+                     std::to_string(ld));
+}
+
+// [first, last) byte range touched by a column-major rows x cols matrix.
+struct Span {
+  std::uintptr_t first, last;
+};
+Span span_of(const float* p, index_t rows, index_t cols, index_t ld) {
+  const auto first = reinterpret_cast<std::uintptr_t>(p);
+  const auto count = static_cast<std::uintptr_t>((cols - 1) * ld + rows);
+  return {first, first + count * sizeof(float)};
+}
+bool overlaps(Span x, Span y) { return x.first < y.last && y.first < x.last; }
+
+}  // namespace
+
+GemmArgs make_gemm_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha,
+                        const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
+  GemmArgs g{};
+  g.trans_a = parse_op(caller, "transA", trans_a);
+  g.trans_b = parse_op(caller, "transB", trans_b);
+  check_size(caller, "m", m);
+  check_size(caller, "n", n);
+  check_size(caller, "k", k);
+  const index_t a_rows = g.trans_a == Op::none ? m : k, a_cols = g.trans_a == Op::none ? k : m;
+  const index_t b_rows = g.trans_b == Op::none ? k : n, b_cols = g.trans_b == Op::none ? n : k;
+  check_ld(caller, "lda", lda, a_rows, g.trans_a == Op::none ? "m" : "k");
+  check_ld(caller, "ldb", ldb, b_rows, g.trans_b == Op::none ? "k" : "n");
+  check_ld(caller, "ldc", ldc, m, "m");
+  if (m > 0 && k > 0 && a == nullptr) fail(caller, "A is null but op(A) is " + std::to_string(m) + "x" + std::to_string(k));
+  if (k > 0 && n > 0 && b == nullptr) fail(caller, "B is null but op(B) is " + std::to_string(k) + "x" + std::to_string(n));
+  if (m > 0 && n > 0 && c == nullptr) fail(caller, "C is null but C is " + std::to_string(m) + "x" + std::to_string(n));
+  if (m > 0 && n > 0 && k > 0) {
+    const Span cs = span_of(c, m, n, ldc);
+    if (overlaps(cs, span_of(a, a_rows, a_cols, lda))) fail(caller, "C overlaps A in memory; C must not alias an input");
+    if (overlaps(cs, span_of(b, b_rows, b_cols, ldb))) fail(caller, "C overlaps B in memory; C must not alias an input");
+  }
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.alpha = alpha;
+  g.a = a;
+  g.lda = lda;
+  g.b = b;
+  g.ldb = ldb;
+  g.beta = beta;
+  g.c = c;
+  g.ldc = ldc;
+  return g;
+}
+
+}  // namespace egemm

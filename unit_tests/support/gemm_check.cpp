@@ -1,0 +1,56 @@
+#include "support/gemm_check.hpp"
+
+#include <cmath>
+#include <sstream>
+
+
+namespace egemm::test {
+
+GemmInputs make_inputs(const GemmCase& c, std::uint64_t seed) {
+  const index_t a_rows = c.trans_a == 'N' ? c.m : c.k, a_cols = c.trans_a == 'N' ? c.k : c.m;
+  const index_t b_rows = c.trans_b == 'N' ? c.k : c.n, b_cols = c.trans_b == 'N' ? c.n : c.k;
+  GemmInputs in;
+  in.a = random_matrix(a_rows, a_cols, seed, std::max<index_t>(1, a_rows) + c.pad);
+  in.b = random_matrix(b_rows, b_cols, seed + 1, std::max<index_t>(1, b_rows) + c.pad);
+  in.c = random_matrix(c.m, c.n, seed + 2, std::max<index_t>(1, c.m) + c.pad);
+  in.args = make_gemm_args("test", c.trans_a, c.trans_b, c.m, c.n, c.k, c.alpha, in.a.ptr(), in.a.ld, in.b.ptr(),
+                           in.b.ld, c.beta, in.c.ptr(), in.c.ld);
+  return in;
+}
+
+double check_gemm(PolicyId policy, const GemmCase& c, const std::function<void(const GemmArgs&)>& run) {
+  const std::uint64_t seed = fresh_seed();
+  std::ostringstream what;
+  what << policy_name(policy) << " " << c.trans_a << c.trans_b << " m=" << c.m << " n=" << c.n << " k=" << c.k
+       << " alpha=" << c.alpha << " beta=" << c.beta << " pad=" << c.pad << " seed=" << seed;
+  SCOPED_TRACE(what.str());
+
+  GemmInputs in = make_inputs(c, seed);
+  const std::vector<float> c_before = in.c.data;
+  std::vector<double> ref(static_cast<std::size_t>(c.m * c.n));
+  reference::gemm_fp64(in.args, ref.data());
+  const std::vector<double> bound = error_bound(policy, in.args, c_before);
+  if (c.beta == 0.0f) poison(in.c);  // C must not be read, and every entry must be written
+
+  run(in.args);
+
+  int reported = 0;
+  for (index_t j = 0; j < c.n; ++j) {
+    for (index_t i = 0; i < in.c.ld; ++i) {
+      const float v = in.c(i, j);
+      if (i >= c.m) {  // padding rows: never written
+        EXPECT_TRUE(std::isnan(v)) << "padding row " << i << " of column " << j << " was written";
+        continue;
+      }
+      const double r = ref[i + j * c.m], err = std::fabs(v - r);
+      if (!(std::isfinite(v) && err <= bound[i + j * c.m]) && reported++ < 5)
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << v << ", float64 reference " << r << ", error " << err
+                      << " > bound " << bound[i + j * c.m];
+    }
+  }
+  EXPECT_EQ(reported, 0) << reported << " entries outside the bound";
+  return reference::compare(in.c.ptr(), in.c.ld, ref.data(), c.m, c.n).rel_frobenius;
+}
+
+
+}  // namespace egemm::test

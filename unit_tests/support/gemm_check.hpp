@@ -1,0 +1,45 @@
+// One accuracy check of a gemm result against the float64 reference and the
+// policy's a-priori bound, shared by the host and device tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include "egemm/gemm.hpp"
+#include "egemm/policy.hpp"
+#include "egemm/reference.hpp"
+#include "support/matrices.hpp"
+
+namespace egemm::test {
+
+struct GemmCase {
+  char trans_a, trans_b;
+  index_t m, n, k;
+  float alpha, beta;
+  index_t pad;  // extra rows in every leading dimension
+};
+
+struct GemmInputs {
+  Matrix a, b, c;
+  GemmArgs args;  // points into a, b, c
+};
+
+// Fresh random A, B, C for the case (C random too, so beta is exercised).
+GemmInputs make_inputs(const GemmCase& c, std::uint64_t seed);
+
+// Runs `run(args)` on a poisoned-free copy, then checks every entry of C
+// against the float64 reference: written, finite, within the bound.
+// Returns the relative Frobenius error.
+double check_gemm(PolicyId policy, const GemmCase& c, const std::function<void(const GemmArgs&)>& run);
+
+// The host backend through the public raw-pointer API.
+template <class Policy>
+double check_host_gemm(Policy, const GemmCase& c) {
+  return check_gemm(policy_traits<Policy>::id, c, [&](const GemmArgs& g) {
+    gemm(Policy{}, c.trans_a, c.trans_b, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc);
+  });
+}
+
+}  // namespace egemm::test

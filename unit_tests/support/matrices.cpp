@@ -1,0 +1,114 @@
+#include "support/matrices.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "egemm/numerics/split.hpp"
+
+namespace egemm::test {
+
+std::uint64_t fresh_seed() {
+  static std::uint64_t counter = 0;
+  const auto now = static_cast<std::uint64_t>(std::chrono::high_resolution_clock::now().time_since_epoch().count());
+  return (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ now ^ (++counter * 0x9E3779B97F4A7C15ull);
+}
+
+Matrix random_matrix(index_t rows, index_t cols, std::uint64_t seed, index_t ld) {
+  Matrix m(rows, cols, ld);
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (index_t j = 0; j < cols; ++j)
+    for (index_t i = 0; i < m.ld; ++i) m(i, j) = i < rows ? u(gen) : std::numeric_limits<float>::quiet_NaN();
+  return m;
+}
+
+Matrix random_wide_matrix(index_t rows, index_t cols, std::uint64_t seed, int emin, int emax) {
+  Matrix m(rows, cols);
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<float> u(1.0f, 2.0f);
+  std::uniform_int_distribution<int> e(emin, emax);
+  std::bernoulli_distribution negative(0.5);
+  for (index_t j = 0; j < cols; ++j)
+    for (index_t i = 0; i < rows; ++i) m(i, j) = (negative(gen) ? -1.0f : 1.0f) * std::ldexp(u(gen), e(gen));
+  return m;
+}
+
+void poison(Matrix& c) { std::fill(c.data.begin(), c.data.end(), poison_value()); }
+
+namespace {
+
+struct SplitModel {
+  double rel;         // relative representation error of a piece sum
+  double floor_log2;  // absolute floor, in the (possibly scaled) split domain
+  double lo_rel;      // |lo| <= lo_rel |x| + 2^lo_floor_log2 (dropped products only)
+  bool drops_lo_lo;
+  bool scaled;
+  int products;
+  bool fold;
+};
+
+template <class Policy>
+SplitModel model_of() {
+  using t = policy_traits<Policy>;
+  return {std::ldexp(1.0, t::representation_error_log2), static_cast<double>(t::absolute_floor_log2), 0x1p-11,
+          t::dropped_product_log2 > -1000, t::scales_rows_and_columns, t::products, t::fold_main_each_k_step};
+}
+
+SplitModel model_of(PolicyId id) {
+  SplitModel m{};
+  for_each_policy([&](auto tag) {
+    if (policy_traits<decltype(tag)>::id == id) m = model_of<decltype(tag)>();
+  });
+  return m;
+}
+
+// The power of two each row of `rows` is scaled by (0 when the policy does not scale).
+std::vector<int> row_exponents(const OperandRows& rows, bool scaled) {
+  std::vector<int> e(static_cast<std::size_t>(rows.rows), 0);
+  if (!scaled) return e;
+  for (index_t r = 0; r < rows.rows; ++r) {
+    float mx = 0.0f;
+    for (index_t p = 0; p < rows.depth; ++p)
+      if (std::isfinite(rows(r, p))) mx = std::max(mx, std::fabs(rows(r, p)));
+    e[r] = numerics::range_exponent(mx);
+  }
+  return e;
+}
+
+}  // namespace
+
+std::vector<double> error_bound(PolicyId policy, const GemmArgs& g, const std::vector<float>& c_before) {
+  const SplitModel s = model_of(policy);
+  const OperandRows a = g.a_rows(), b = g.b_cols();
+  const std::vector<int> ea = row_exponents(a, s.scaled), eb = row_exponents(b, s.scaled);
+  const double u = accumulation_unit;
+  // Adds an entry's accumulation path can round: k per running term, or (folded)
+  // one k-step of 16 plus one fold per k-step; the correction sum is 2^-10 smaller.
+  const double k = static_cast<double>(g.k);
+  const double main_adds = s.fold ? 16.0 + std::ceil(k / 16.0) : s.products * k;
+  const double gamma = u * (main_adds + (s.fold ? 2.0 * k * 0x1p-10 : 0.0)) * 1.01;
+
+  std::vector<double> bound(static_cast<std::size_t>(g.m * g.n));
+  for (index_t j = 0; j < g.n; ++j)
+    for (index_t i = 0; i < g.m; ++i) {
+      const double fa = std::ldexp(1.0, static_cast<int>(s.floor_log2) + ea[i]);
+      const double fb = std::ldexp(1.0, static_cast<int>(s.floor_log2) + eb[j]);
+      const double lfa = std::ldexp(1.0, -25 + ea[i]), lfb = std::ldexp(1.0, -25 + eb[j]);
+      double repr = 0.0, sum_abs = 0.0;
+      for (index_t p = 0; p < g.k; ++p) {
+        const double x = std::fabs(static_cast<double>(a(i, p))), y = std::fabs(static_cast<double>(b(j, p)));
+        const double dx = s.rel * x + fa, dy = s.rel * y + fb;
+        repr += dx * y + (x + dx) * dy;
+        if (s.drops_lo_lo) repr += (s.lo_rel * x + lfa) * (s.lo_rel * y + lfb);
+        sum_abs += x * y;
+      }
+      const double alpha = std::fabs(static_cast<double>(g.alpha));
+      double e = alpha * (repr + (gamma + 3.0 * u) * sum_abs * 1.01);
+      if (g.beta != 0.0f) e += 2.0 * u * std::fabs(static_cast<double>(g.beta) * c_before[g.c_offset(i, j)]);
+      bound[i + j * g.m] = e + std::numeric_limits<float>::denorm_min();
+    }
+  return bound;
+}
+
+}  // namespace egemm::test

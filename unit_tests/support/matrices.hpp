@@ -1,0 +1,56 @@
+// Test inputs and checks shared by the unit tests: fresh random matrices
+// (never zeros), poisoned outputs, and the error bound each policy's analysis
+// gives.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "egemm/gemm_args.hpp"
+#include "egemm/policy.hpp"
+
+namespace egemm::test {
+
+// A column-major matrix with a leading dimension that may exceed its rows.
+struct Matrix {
+  index_t rows = 0, cols = 0, ld = 0;
+  std::vector<float> data;
+  Matrix() = default;
+  Matrix(index_t r, index_t c, index_t ld_ = 0) : rows(r), cols(c), ld(ld_ ? ld_ : std::max<index_t>(1, r)) {
+    data.assign(static_cast<std::size_t>(ld * std::max<index_t>(c, 1)), 0.0f);
+  }
+  float& operator()(index_t i, index_t j) { return data[i + j * ld]; }
+  float operator()(index_t i, index_t j) const { return data[i + j * ld]; }
+  float* ptr() { return data.data(); }
+  const float* ptr() const { return data.data(); }
+};
+
+// A new seed per call, so every test run draws fresh inputs; printed on failure.
+std::uint64_t fresh_seed();
+
+// Uniform [-1, 1) entries; padding rows (between rows and ld) get NaN so a
+// kernel that reads them shows it.
+Matrix random_matrix(index_t rows, index_t cols, std::uint64_t seed, index_t ld = 0);
+// Entries u * 2^e with u uniform in [1, 2) and a random sign, e uniform in [emin, emax].
+Matrix random_wide_matrix(index_t rows, index_t cols, std::uint64_t seed, int emin, int emax);
+
+// C filled with a signalling pattern (NaN) so an entry the kernel fails to write is seen.
+void poison(Matrix& c);
+inline float poison_value() { return std::numeric_limits<float>::quiet_NaN(); }
+
+// The rounding unit of tensor-core style accumulation: truncating adds lose up
+// to one ulp (2^-23) per add, round-to-nearest ones half of that.
+inline constexpr double accumulation_unit = 0x1p-23;
+
+// Entry-wise a-priori bound on |C - C_exact| for `policy` on these inputs:
+//   sum_p e(a_ip, b_pj) + gamma * sum_p |a_ip b_pj| + epilogue rounding,
+// with e() the representation error of the split (relative and absolute
+// parts from the policy's traits, scaled rows/columns included) and gamma =
+// (adds per entry) * accumulation_unit. Returns an m x n column-major matrix
+// (ld m) of bounds for the alpha * op(A) op(B) + beta * C result.
+std::vector<double> error_bound(PolicyId policy, const GemmArgs& args, const std::vector<float>& c_before);
+
+}  // namespace egemm::test

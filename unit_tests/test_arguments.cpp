@@ -1,0 +1,97 @@
+// Bad arguments throw egemm::invalid_argument naming the argument, and C is
+// left untouched; degenerate sizes and alpha/beta behave as BLAS says.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "egemm/gemm.hpp"
+#include "support/matrices.hpp"
+
+namespace egemm {
+namespace {
+
+using test::Matrix;
+
+struct Problem {
+  Matrix a = test::random_matrix(6, 5, test::fresh_seed());
+  Matrix b = test::random_matrix(5, 4, test::fresh_seed());
+  Matrix c = test::random_matrix(6, 4, test::fresh_seed());
+};
+
+template <class F>
+void expect_rejected(F call, const std::string& needle) {
+  Problem p;
+  const std::vector<float> before = p.c.data;
+  try {
+    call(p);
+    ADD_FAILURE() << "expected egemm::invalid_argument mentioning '" << needle << "'";
+  } catch (const egemm::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+  for (std::size_t i = 0; i < before.size(); ++i)
+    ASSERT_TRUE(p.c.data[i] == before[i] || (std::isnan(p.c.data[i]) && std::isnan(before[i]))) << "C changed at " << i;
+}
+
+TEST(Arguments, BadInputsThrowAndLeaveCUntouched) {
+  const EmulatedFP32 tag;
+  expect_rejected([&](Problem& p) { gemm(tag, 'X', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 6); }, "transA");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', '?', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 6); }, "transB");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', -1, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 6); }, "m must be >= 0");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, -4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 6); }, "n must be >= 0");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, -5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 6); }, "k must be >= 0");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 5, p.b.ptr(), 5, 0, p.c.ptr(), 6); }, "lda");
+  expect_rejected([&](Problem& p) { gemm(tag, 'T', 'N', 6, 4, 5, 1, p.a.ptr(), 4, p.b.ptr(), 5, 0, p.c.ptr(), 6); }, "lda must be >= max(1, k)");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 4, 0, p.c.ptr(), 6); }, "ldb");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'T', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 3, 0, p.c.ptr(), 6); }, "ldb must be >= max(1, n)");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 5); }, "ldc");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, nullptr, 6, p.b.ptr(), 5, 0, p.c.ptr(), 6); }, "A is null");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, nullptr, 5, 0, p.c.ptr(), 6); }, "B is null");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, nullptr, 6); }, "C is null");
+  // C aliasing an input: C placed inside A's storage, and inside B's.
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 2, 2, 2, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.a.ptr() + 3, 6); }, "overlaps A");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 2, 2, 2, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.b.ptr() + 1, 6); }, "overlaps B");
+}
+
+TEST(Arguments, LowerCaseAndConjugateTransposesAreAccepted) {
+  const Matrix a = test::random_matrix(6, 6, test::fresh_seed());
+  for (char t : {'n', 't', 'c', 'C', 'T', 'N'}) {
+    Matrix c(6, 6);
+    EXPECT_NO_THROW(gemm(NativeFP32{}, t, t, 6, 6, 6, 1, a.ptr(), 6, a.ptr(), 6, 0, c.ptr(), 6)) << t;
+  }
+}
+
+TEST(Arguments, EmptyProblemsTouchNothing) {
+  Problem p;
+  const std::vector<float> before = p.c.data;
+  gemm(EmulatedFP32{}, 'N', 'N', 0, 4, 5, 1, nullptr, 1, p.b.ptr(), 5, 0, p.c.ptr(), 1);
+  gemm(EmulatedFP32{}, 'N', 'N', 6, 0, 5, 1, p.a.ptr(), 6, nullptr, 5, 0, nullptr, 6);
+  EXPECT_EQ(p.c.data, before);
+}
+
+TEST(Arguments, KZeroOrAlphaZeroScalesCWithoutReadingAOrB) {
+  Problem p;
+  Matrix nan_a(6, 5);
+  std::fill(nan_a.data.begin(), nan_a.data.end(), std::nanf(""));
+  const std::vector<float> before = p.c.data;
+  gemm(EmulatedFP32{}, 'N', 'N', 6, 4, 0, 1, nullptr, 6, nullptr, 5, 2.0f, p.c.ptr(), 6);  // k == 0
+  for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(p.c.data[i], 2.0f * before[i]);
+  gemm(EmulatedFP32{}, 'N', 'N', 6, 4, 5, 0, nan_a.ptr(), 6, p.b.ptr(), 5, 0.5f, p.c.ptr(), 6);  // alpha == 0
+  for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(p.c.data[i], before[i]);
+}
+
+TEST(Arguments, BetaZeroNeverReadsC) {
+  for_each_policy([](auto tag) {
+    Problem p;
+    test::poison(p.c);
+    gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 6);
+    for (float v : p.c.data) EXPECT_TRUE(std::isfinite(v)) << policy_traits<decltype(tag)>::name;
+    gemm(tag, 'N', 'N', 6, 4, 0, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 6);  // scale path
+    test::poison(p.c);
+    gemm(tag, 'N', 'N', 6, 4, 5, 0, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 6);
+    for (float v : p.c.data) EXPECT_EQ(v, 0.0f) << policy_traits<decltype(tag)>::name;
+  });
+}
+
+}  // namespace
+}  // namespace egemm

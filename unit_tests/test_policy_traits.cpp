@@ -1,0 +1,54 @@
+// The traits are the single description of each tag; check they are coherent.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "egemm/policy.hpp"
+
+namespace egemm {
+namespace {
+
+static_assert(is_policy_v<EmulatedFP32> && is_policy_v<const NativeFP32&>);
+static_assert(!is_policy_v<int> && !is_policy_v<float>);
+static_assert(std::is_empty_v<EmulatedFP32> && std::is_empty_v<RoundSplit4>, "tags carry nothing at run time");
+
+TEST(PolicyTraits, EveryPolicyIsDescribedConsistently) {
+  std::set<int> ids;
+  std::set<std::string> names;
+  int count = 0;
+  for_each_policy([&](auto tag) {
+    using t = policy_traits<decltype(tag)>;
+    ++count;
+    ids.insert(static_cast<int>(t::id));
+    names.insert(t::name);
+    EXPECT_STREQ(policy_name(t::id), t::name);
+    EXPECT_GE(t::products, 1);
+    EXPECT_LE(t::products, t::pieces_per_operand * t::pieces_per_operand) << t::name;
+    for (const ProductTerm& term : t::terms) {
+      EXPECT_TRUE(term.accumulator == 0 || term.accumulator == 1) << t::name;
+      if (t::pieces_per_operand == 1) EXPECT_TRUE(term.a == Piece::hi && term.b == Piece::hi) << t::name;
+    }
+    EXPECT_EQ(t::pieces_per_operand == 2, t::split == SplitRule::round || t::split == SplitRule::truncate ||
+                                              t::split == SplitRule::round_scaled_lo)
+        << t::name;
+    EXPECT_EQ(t::lo_scale_log2 != 0, t::split == SplitRule::round_scaled_lo) << t::name;
+  });
+  EXPECT_EQ(count, static_cast<int>(std::tuple_size_v<all_policies>));
+  EXPECT_EQ(ids.size(), static_cast<std::size_t>(count));
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(count));
+}
+
+TEST(PolicyTraits, TheDefaultUsesThreeProductsAndTheFullExponentRange) {
+  using t = policy_traits<EmulatedFP32>;
+  EXPECT_EQ(t::products, 3);
+  EXPECT_TRUE(t::scales_rows_and_columns);
+  EXPECT_TRUE(t::fold_main_each_k_step);
+  EXPECT_EQ(t::terms[0].a, Piece::hi);
+  EXPECT_EQ(t::terms[0].b, Piece::hi);
+  EXPECT_EQ(policy_traits<RoundSplit4>::products, 4);
+  EXPECT_EQ(policy_traits<RoundSplit4>::max_abs_input, 65504.0f);
+}
+
+}  // namespace
+}  // namespace egemm
