@@ -21,3 +21,12 @@ if(NOT TARGET EGEMM::KokkosKernels)
 endif()
 
 set(EGEMM_KOKKOS_SUMMARY " (Kokkos ${Kokkos_VERSION}, devices: ${Kokkos_DEVICES})")
+
+# Sources that include Kokkos headers must be compiled in the language Kokkos
+# was built for (CUDA when Kokkos was built with Kokkos_ENABLE_COMPILE_AS_CMAKE_LANGUAGE
+# and the CUDA backend). Usage: egemm_kokkos_sources(file.cpp ...)
+function(egemm_kokkos_sources)
+  if(Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA")
+    set_source_files_properties(${ARGN} PROPERTIES LANGUAGE CUDA)
+  endif()
+endfunction()

@@ -1,0 +1,100 @@
+// KokkosBlas::gemm overloads that take an EGEMM precision tag:
+//
+//   KokkosBlas::gemm(space, egemm::EmulatedFP32{}, "N", "T", alpha, A, B, beta, C);
+//   KokkosBlas::gemm(egemm::EmulatedFP32{}, "N", "T", alpha, A, B, beta, C);  // C's default space
+//
+// Same arguments and meaning as Kokkos Kernels' gemm, plus the tag after the
+// space. Rank-2 float Views; any mix of LayoutLeft / LayoutRight (no copies:
+// row-major operands are used through the transpose identity) and
+// LayoutStride with a unit stride. NativeFP32 forwards to the stock gemm.
+#pragma once
+
+#include <KokkosBlas3_gemm.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+#include "egemm/kokkos/execution.hpp"
+#include "egemm/kokkos/view_operand.hpp"
+#include "egemm/policy.hpp"
+
+namespace egemm::kokkos {
+
+inline char trans_char(const char* t, const char* name) {
+  if (t == nullptr || t[0] == '\0')
+    throw invalid_argument(std::string("KokkosBlas::gemm (EGEMM): ") + name + " is null or empty");
+  return t[0];
+}
+inline bool is_transposed(char t) { return !(t == 'N' || t == 'n'); }
+inline char op_char(bool transposed) { return transposed ? 'T' : 'N'; }
+
+template <class ExecutionSpace, class Policy, class AView, class BView, class CView>
+void gemm(const ExecutionSpace& space, Policy tag, const char trans_a[], const char trans_b[], float alpha,
+          const AView& A, const BView& B, float beta, const CView& C) {
+  check_view_type<AView>();
+  check_view_type<BView>();
+  check_view_type<CView>();
+  static_assert(!std::is_const_v<typename CView::value_type>, "C must be a View of non-const float");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename AView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecutionSpace, typename BView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecutionSpace, typename CView::memory_space>::accessible,
+                "the execution space cannot access the Views' memory space");
+
+  const char ta = trans_char(trans_a, "transA"), tb = trans_char(trans_b, "transB");
+  // Reject bad characters here too: the shapes below depend on them.
+  make_gemm_args("KokkosBlas::gemm (EGEMM)", ta, tb, 0, 0, 0, 0.0f, nullptr, 1, nullptr, 1, 0.0f, nullptr, 1);
+  const bool t_a = is_transposed(ta), t_b = is_transposed(tb);
+  const index_t m = static_cast<index_t>(C.extent(0)), n = static_cast<index_t>(C.extent(1));
+  const index_t k = static_cast<index_t>(t_a ? A.extent(0) : A.extent(1));
+  const index_t a_m = static_cast<index_t>(t_a ? A.extent(1) : A.extent(0));
+  const index_t b_k = static_cast<index_t>(t_b ? B.extent(1) : B.extent(0));
+  const index_t b_n = static_cast<index_t>(t_b ? B.extent(0) : B.extent(1));
+  if (a_m != m || b_n != n || b_k != k)
+    throw invalid_argument("KokkosBlas::gemm (EGEMM): extents do not match: op(A) is " + std::to_string(a_m) + "x" +
+                           std::to_string(k) + ", op(B) is " + std::to_string(b_k) + "x" + std::to_string(b_n) +
+                           ", C is " + std::to_string(m) + "x" + std::to_string(n));
+
+  if constexpr (std::is_same_v<Policy, NativeFP32>) {
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40000
+    KokkosBlas::gemm(space, trans_a, trans_b, alpha, A, B, beta, C);
+#else
+    space.fence();  // Kokkos Kernels 3.x has no execution-space overload
+    KokkosBlas::gemm(trans_a, trans_b, alpha, A, B, beta, C);
+#endif
+    return;
+  }
+
+  const ColumnMajorOperand a = column_major(A, "A"), b = column_major(B, "B"), c = column_major(C, "C");
+  if (!c.stored_transposed) {
+    // C = alpha op(A) op(B) + beta C, operands as stored.
+    run_gemm(space, tag, op_char(t_a != a.stored_transposed), op_char(t_b != b.stored_transposed), m, n, k, alpha,
+             a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
+  } else {
+    // Row-major C: C^T = alpha op(B)^T op(A)^T + beta C^T, and C's storage is column-major C^T.
+    run_gemm(space, tag, op_char(!t_b != b.stored_transposed), op_char(!t_a != a.stored_transposed), n, m, k, alpha,
+             b.data, b.ld, a.data, a.ld, beta, c.data, c.ld);
+  }
+}
+
+}  // namespace egemm::kokkos
+
+namespace KokkosBlas {
+
+// gemm on an execution space, with an EGEMM precision tag.
+template <class ExecutionSpace, class Policy, class AViewType, class BViewType, class CViewType,
+          std::enable_if_t<egemm::is_policy_v<Policy> && Kokkos::is_execution_space<ExecutionSpace>::value, int> = 0>
+void gemm(const ExecutionSpace& space, Policy tag, const char transA[], const char transB[],
+          typename AViewType::const_value_type& alpha, const AViewType& A, const BViewType& B,
+          typename CViewType::const_value_type& beta, const CViewType& C) {
+  egemm::kokkos::gemm(space, tag, transA, transB, alpha, A, B, beta, C);
+}
+
+// gemm on the default instance of C's execution space, with an EGEMM precision tag.
+template <class Policy, class AViewType, class BViewType, class CViewType,
+          std::enable_if_t<egemm::is_policy_v<Policy>, int> = 0>
+void gemm(Policy tag, const char transA[], const char transB[], typename AViewType::const_value_type& alpha,
+          const AViewType& A, const BViewType& B, typename CViewType::const_value_type& beta, const CViewType& C) {
+  egemm::kokkos::gemm(typename CViewType::execution_space{}, tag, transA, transB, alpha, A, B, beta, C);
+}
+
+}  // namespace KokkosBlas

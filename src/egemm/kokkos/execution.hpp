@@ -1,0 +1,43 @@
+// Runs a validated column-major gemm on a Kokkos execution space: the CUDA
+// backend on the space's stream for Kokkos::Cuda, the host fallback for host
+// spaces. Nothing is fenced on CUDA (the call is stream-ordered like Kokkos
+// Kernels' own cuBLAS path); a host space is fenced first because the host
+// fallback reads the Views from the calling thread.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+#include "egemm/gemm.hpp"
+
+namespace egemm::kokkos {
+
+template <class ExecutionSpace>
+inline constexpr bool is_cuda_space_v =
+#if defined(KOKKOS_ENABLE_CUDA)
+    std::is_same_v<ExecutionSpace, Kokkos::Cuda>;
+#else
+    false;
+#endif
+
+template <class ExecutionSpace>
+inline constexpr bool is_host_space_v =
+    Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible && !is_cuda_space_v<ExecutionSpace>;
+
+template <class ExecutionSpace, class Policy>
+void run_gemm(const ExecutionSpace& space, Policy tag, char ta, char tb, index_t m, index_t n, index_t k, float alpha,
+              const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
+  static_assert(is_cuda_space_v<ExecutionSpace> || is_host_space_v<ExecutionSpace>,
+                "EGEMM runs on Kokkos::Cuda and on host execution spaces only");
+  if constexpr (is_cuda_space_v<ExecutionSpace>) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    egemm::gemm(tag, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, space.cuda_stream());
+#endif
+  } else {
+    space.fence();
+    egemm::gemm(tag, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
+}  // namespace egemm::kokkos

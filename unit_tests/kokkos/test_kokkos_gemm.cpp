@@ -1,0 +1,153 @@
+// KokkosBlas::gemm with EGEMM tags on Views: every layout mix and transpose
+// against the float64 reference and the policy's bound, the stock gemm for
+// NativeFP32, and the errors a Kokkos user can make. Runs on the default
+// execution space (host with Debian's Kokkos 3.4; Cuda with a CUDA Kokkos).
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "egemm/kokkos.hpp"
+#include "support/matrices.hpp"
+
+namespace egemm {
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+
+// A float View of the given layout filled with fresh uniform [-1, 1) values,
+// plus a column-major host copy for the reference.
+template <class Layout>
+struct TestView {
+  Kokkos::View<float**, Layout, Space> view;
+  test::Matrix host;
+  TestView(index_t rows, index_t cols, std::uint64_t seed)
+      : view("v", rows, cols), host(test::random_matrix(rows, cols, seed)) {
+    auto mirror = Kokkos::create_mirror_view(view);
+    for (index_t i = 0; i < rows; ++i)
+      for (index_t j = 0; j < cols; ++j) mirror(i, j) = host(i, j);
+    Kokkos::deep_copy(view, mirror);
+  }
+  test::Matrix read_back() const {
+    auto mirror = Kokkos::create_mirror_view(view);
+    Kokkos::deep_copy(mirror, view);
+    test::Matrix out(host.rows, host.cols);
+    for (index_t i = 0; i < host.rows; ++i)
+      for (index_t j = 0; j < host.cols; ++j) out(i, j) = mirror(i, j);
+    return out;
+  }
+};
+
+template <class Policy, class LA, class LB, class LC>
+void check_layouts(char ta, char tb, index_t m, index_t n, index_t k, float alpha, float beta) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << policy_traits<Policy>::name << " " << ta << tb << " " << typeid(LA).name()
+                                    << "/" << typeid(LB).name() << "/" << typeid(LC).name() << " seed " << seed);
+  TestView<LA> A(ta == 'N' ? m : k, ta == 'N' ? k : m, seed);
+  TestView<LB> B(tb == 'N' ? k : n, tb == 'N' ? n : k, seed + 1);
+  TestView<LC> C(m, n, seed + 2);
+  const GemmArgs args = make_gemm_args("test", ta, tb, m, n, k, alpha, A.host.ptr(), A.host.ld, B.host.ptr(), B.host.ld,
+                                       beta, C.host.ptr(), C.host.ld);
+  std::vector<double> ref(static_cast<std::size_t>(m * n));
+  reference::gemm_fp64(args, ref.data());
+  const std::vector<double> bound = test::error_bound(policy_traits<Policy>::id, args, C.host.data);
+
+  const char tra[2] = {ta, 0}, trb[2] = {tb, 0};
+  KokkosBlas::gemm(Space{}, Policy{}, tra, trb, alpha, A.view, B.view, beta, C.view);
+  const test::Matrix out = C.read_back();
+  int bad = 0;
+  for (index_t j = 0; j < n; ++j)
+    for (index_t i = 0; i < m; ++i) {
+      const double err = std::fabs(out(i, j) - ref[i + j * m]);
+      if (!(err <= bound[i + j * m]) && bad++ < 3)
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << out(i, j) << " vs " << ref[i + j * m] << ", bound "
+                      << bound[i + j * m];
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+template <class Policy>
+void check_all_layouts() {
+  using L = Kokkos::LayoutLeft;
+  using R = Kokkos::LayoutRight;
+  for (char ta : {'N', 'T'})
+    for (char tb : {'N', 'T'}) {
+      check_layouts<Policy, L, L, L>(ta, tb, 37, 29, 45, 1.5f, 0.0f);
+      check_layouts<Policy, R, R, R>(ta, tb, 37, 29, 45, 1.0f, -0.5f);
+      check_layouts<Policy, L, R, L>(ta, tb, 37, 29, 45, -1.0f, 2.0f);
+      check_layouts<Policy, R, L, R>(ta, tb, 37, 29, 45, 0.5f, 0.0f);
+      check_layouts<Policy, L, L, R>(ta, tb, 16, 65, 17, 1.0f, 1.0f);
+    }
+}
+
+TEST(KokkosGemm, EmulatedFP32EveryLayoutMixAndTranspose) { check_all_layouts<EmulatedFP32>(); }
+TEST(KokkosGemm, RoundSplit4EveryLayoutMixAndTranspose) { check_all_layouts<RoundSplit4>(); }
+TEST(KokkosGemm, TruncateSplit4EveryLayoutMixAndTranspose) { check_all_layouts<TruncateSplit4>(); }
+TEST(KokkosGemm, HalfEveryLayoutMixAndTranspose) { check_all_layouts<Half>(); }
+TEST(KokkosGemm, NativeFP32EveryLayoutMixAndTranspose) { check_all_layouts<NativeFP32>(); }
+
+TEST(KokkosGemm, NativeFP32IsTheStockGemm) {
+  TestView<Kokkos::LayoutLeft> A(40, 30, test::fresh_seed()), B(30, 20, test::fresh_seed());
+  Kokkos::View<float**, Kokkos::LayoutLeft, Space> c1("c1", 40, 20), c2("c2", 40, 20);
+  KokkosBlas::gemm(NativeFP32{}, "N", "N", 1.0f, A.view, B.view, 0.0f, c1);
+  KokkosBlas::gemm("N", "N", 1.0f, A.view, B.view, 0.0f, c2);
+  auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, c1);
+  auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, c2);
+  for (int j = 0; j < 20; ++j)
+    for (int i = 0; i < 40; ++i) EXPECT_EQ(h1(i, j), h2(i, j));
+}
+
+TEST(KokkosGemm, SubviewsWithAUnitStrideAreUsedInPlace) {
+  // Columns 3..32 of a bigger LayoutLeft matrix: a LayoutStride View with ld 64.
+  TestView<Kokkos::LayoutLeft> big(64, 40, test::fresh_seed()), B(30, 10, test::fresh_seed()), C(50, 10, 1);
+  auto A = Kokkos::subview(big.view, Kokkos::make_pair(0, 50), Kokkos::make_pair(3, 33));
+  Kokkos::View<float**, Kokkos::LayoutStride, Space> A_strided = A;
+  KokkosBlas::gemm(Space{}, EmulatedFP32{}, "N", "N", 1.0f, A_strided, B.view, 0.0f, C.view);
+  const test::Matrix out = C.read_back();
+  for (int j = 0; j < 10; ++j)
+    for (int i = 0; i < 50; ++i) {
+      double s = 0;
+      for (int p = 0; p < 30; ++p) s += static_cast<double>(big.host(i, p + 3)) * B.host(p, j);
+      EXPECT_NEAR(out(i, j), s, 1e-5) << i << "," << j;
+    }
+}
+
+template <class F>
+void expect_rejected_leaving_c(F call, const std::string& needle) {
+  TestView<Kokkos::LayoutLeft> C(8, 8, test::fresh_seed());
+  try {
+    call(C.view);
+    ADD_FAILURE() << "expected egemm::invalid_argument with '" << needle << "'";
+  } catch (const egemm::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+  const test::Matrix after = C.read_back();
+  EXPECT_EQ(after.data, C.host.data) << "C was modified";
+}
+
+TEST(KokkosGemm, BadArgumentsThrowAndLeaveCUntouched) {
+  TestView<Kokkos::LayoutLeft> A(8, 5, test::fresh_seed()), B(6, 8, test::fresh_seed());
+  expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, A.view, B.view, 0.0f, C); },
+                            "extents do not match");
+  expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "X", "N", 1.0f, A.view, B.view, 0.0f, C); },
+                            "transA");
+  expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "N", "", 1.0f, A.view, B.view, 0.0f, C); },
+                            "transB");
+  TestView<Kokkos::LayoutLeft> big(16, 16, test::fresh_seed());
+  Kokkos::View<float**, Kokkos::LayoutStride, Space> strided(
+      big.view.data(), Kokkos::LayoutStride(8, 2, 8, 32));  // neither stride is 1
+  TestView<Kokkos::LayoutLeft> Bk(8, 8, test::fresh_seed());
+  expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, strided, Bk.view, 0.0f, C); },
+                            "one of them must be 1");
+}
+
+}  // namespace
+}  // namespace egemm
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,18 @@
+# ctest driver: install this build into a scratch prefix, then configure, build
+# and run the downstream project against it with find_package(EGEMM).
+# Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, PREFIX_PATH (extra prefixes, e.g. Kokkos).
+file(REMOVE_RECURSE ${WORK_DIR})
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "step failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  message("${out}")
+endfunction()
+step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
+step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix;${PREFIX_PATH}")
+step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+step(${WORK_DIR}/build/raw_api)
+if(EXISTS ${WORK_DIR}/build/kokkos_api)
+  step(${WORK_DIR}/build/kokkos_api)
+endif()

@@ -1,0 +1,113 @@
+// Inf and NaN propagate as FP32 gemm propagates them, for every policy; the
+// default policy covers FP32's whole exponent range; and its accuracy is at
+// least that of plain FP32.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "egemm/gemm.hpp"
+#include "egemm/reference.hpp"
+#include "support/gemm_check.hpp"
+
+namespace egemm {
+namespace {
+
+using test::Matrix;
+constexpr float inf = std::numeric_limits<float>::infinity();
+
+// What FP32 gives for entry (i, j): a k-order fmaf dot product.
+float fp32_dot(const Matrix& a, const Matrix& b, index_t i, index_t j) {
+  float s = 0.0f;
+  for (index_t p = 0; p < a.cols; ++p) s = std::fmaf(a(i, p), b(p, j), s);
+  return s;
+}
+
+void expect_same_class(float got, float want, index_t i, index_t j, const char* policy) {
+  if (std::isnan(want)) {
+    EXPECT_TRUE(std::isnan(got)) << policy << " C(" << i << "," << j << ") = " << got << ", FP32 gives NaN";
+  } else if (std::isinf(want)) {
+    EXPECT_EQ(got, want) << policy << " C(" << i << "," << j << ")";
+  } else {
+    EXPECT_TRUE(std::isfinite(got)) << policy << " C(" << i << "," << j << ") = " << got << ", FP32 gives " << want;
+  }
+}
+
+TEST(SpecialValues, InfAndNanPropagateAsInFp32ForEveryPolicy) {
+  for_each_policy([](auto tag) {
+    const char* name = policy_traits<decltype(tag)>::name;
+    const index_t m = 9, n = 7, k = 40;
+    Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(k, n, test::fresh_seed());
+    a(1, 3) = inf;                 // row 1: +Inf times finite values: +-Inf entries
+    a(2, 5) = inf;                 // row 2: +Inf and -Inf in one row: NaN entries
+    a(2, 9) = -inf;
+    a(4, 0) = std::nanf("");       // row 4: NaN
+    b(7, 3) = -inf;                // column 3: -Inf
+    b(11, 5) = 0.0f;               // an exact zero meeting Inf: Inf * 0 = NaN as in FP32
+    a(6, 11) = inf;
+    Matrix c(m, n);
+    test::poison(c);
+    gemm(tag, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
+    for (index_t j = 0; j < n; ++j)
+      for (index_t i = 0; i < m; ++i) expect_same_class(c(i, j), fp32_dot(a, b, i, j), i, j, name);
+    // Rows and columns without special values are unaffected.
+    EXPECT_TRUE(std::isfinite(c(0, 0)) && std::isfinite(c(8, 6))) << name;
+  });
+}
+
+TEST(SpecialValues, NanInCWithBetaZeroDoesNotLeakButDoesWithBetaNonZero) {
+  const Matrix a = test::random_matrix(5, 5, test::fresh_seed()), b = test::random_matrix(5, 5, test::fresh_seed());
+  Matrix c(5, 5);
+  test::poison(c);
+  gemm(EmulatedFP32{}, 'N', 'N', 5, 5, 5, 1.0f, a.ptr(), 5, b.ptr(), 5, 0.0f, c.ptr(), 5);
+  for (float v : c.data) EXPECT_TRUE(std::isfinite(v));
+  test::poison(c);
+  gemm(EmulatedFP32{}, 'N', 'N', 5, 5, 5, 1.0f, a.ptr(), 5, b.ptr(), 5, 1.0f, c.ptr(), 5);
+  for (float v : c.data) EXPECT_TRUE(std::isnan(v));
+}
+
+// Rows of A and columns of B at wildly different scales: per-row/column
+// power-of-two scaling keeps EmulatedFP32 within its FP32-level bound, where
+// FP16-range policies overflow or flush.
+TEST(WideExponents, EmulatedFP32KeepsItsBoundAcrossFp32Range) {
+  const index_t m = 33, n = 31, k = 64;
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  Matrix a = test::random_wide_matrix(m, k, seed, -20, 20), b = test::random_wide_matrix(k, n, seed + 1, -20, 20);
+  for (index_t p = 0; p < k; ++p) {
+    a(0, p) = std::ldexp(a(0, p), 80);   // a row up to 2^100 (products stay below FP32 max)
+    a(1, p) = std::ldexp(a(1, p), -90);  // a row down to 2^-110
+  }
+  for (index_t p = 0; p < k; ++p) b(p, 2) = std::ldexp(b(p, 2), -60);
+  Matrix c(m, n), c_rs4(m, n);
+  const GemmArgs args = make_gemm_args("test", 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
+  std::vector<double> ref(static_cast<std::size_t>(m * n));
+  reference::gemm_fp64(args, ref.data());
+  const std::vector<double> bound = test::error_bound(PolicyId::emulated_fp32, args, c.data);
+  gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
+  for (index_t j = 0; j < n; ++j)
+    for (index_t i = 0; i < m; ++i)
+      ASSERT_LE(std::fabs(c(i, j) - ref[i + j * m]), bound[i + j * m]) << i << "," << j << " ref " << ref[i + j * m];
+  // The same inputs overflow the FP16-range paper algorithm (the documented limit).
+  gemm(RoundSplit4{}, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c_rs4.ptr(), m);
+  EXPECT_FALSE(std::isfinite(c_rs4(0, 0)));
+}
+
+TEST(Accuracy, EmulatedFP32IsAtLeastAsAccurateAsPlainFp32OnUniformInputs) {
+  // Relative Frobenius error against float64, same inputs; the FP32 run is the
+  // host's NativeFP32 (k-order FP32 accumulation, like a SIMT SGEMM's inner loop).
+  for (index_t size : {128, 384}) {
+    test::GemmCase c{'N', 'T', size, size, size, 1.0f, 0.0f, 0};
+    const double emulated = test::check_host_gemm(EmulatedFP32{}, c);
+    const double fp32 = test::check_host_gemm(NativeFP32{}, c);
+    const double half = test::check_gemm(PolicyId::half, c, [&](const GemmArgs& g) {
+      // Half must fail FP32-level accuracy by far: shows the comparison can fail.
+      gemm(Half{}, 'N', 'T', g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc);
+    });
+    EXPECT_LE(emulated, fp32) << "size " << size;
+    EXPECT_GT(half, 50.0 * fp32) << "size " << size;
+  }
+}
+
+}  // namespace
+}  // namespace egemm
