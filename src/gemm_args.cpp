@@ -49,35 +49,41 @@ bool overlaps(Span x, Span y) { return x.first < y.last && y.first < x.last; }
 
 }  // namespace
 
-GemmArgs make_gemm_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha,
-                        const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
+GemmArgs make_operand_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k,
+                           const float* a, index_t lda, const float* b, index_t ldb) {
   GemmArgs g{};
   g.trans_a = parse_op(caller, "transA", trans_a);
   g.trans_b = parse_op(caller, "transB", trans_b);
   check_size(caller, "m", m);
   check_size(caller, "n", n);
   check_size(caller, "k", k);
-  const index_t a_rows = g.trans_a == Op::none ? m : k, a_cols = g.trans_a == Op::none ? k : m;
-  const index_t b_rows = g.trans_b == Op::none ? k : n, b_cols = g.trans_b == Op::none ? n : k;
-  check_ld(caller, "lda", lda, a_rows, g.trans_a == Op::none ? "m" : "k");
-  check_ld(caller, "ldb", ldb, b_rows, g.trans_b == Op::none ? "k" : "n");
-  check_ld(caller, "ldc", ldc, m, "m");
+  check_ld(caller, "lda", lda, g.trans_a == Op::none ? m : k, g.trans_a == Op::none ? "m" : "k");
+  check_ld(caller, "ldb", ldb, g.trans_b == Op::none ? k : n, g.trans_b == Op::none ? "k" : "n");
   if (m > 0 && k > 0 && a == nullptr) fail(caller, "A is null but op(A) is " + std::to_string(m) + "x" + std::to_string(k));
   if (k > 0 && n > 0 && b == nullptr) fail(caller, "B is null but op(B) is " + std::to_string(k) + "x" + std::to_string(n));
-  if (m > 0 && n > 0 && c == nullptr) fail(caller, "C is null but C is " + std::to_string(m) + "x" + std::to_string(n));
-  if (m > 0 && n > 0 && k > 0) {
-    const Span cs = span_of(c, m, n, ldc);
-    if (overlaps(cs, span_of(a, a_rows, a_cols, lda))) fail(caller, "C overlaps A in memory; C must not alias an input");
-    if (overlaps(cs, span_of(b, b_rows, b_cols, ldb))) fail(caller, "C overlaps B in memory; C must not alias an input");
-  }
   g.m = m;
   g.n = n;
   g.k = k;
-  g.alpha = alpha;
   g.a = a;
   g.lda = lda;
   g.b = b;
   g.ldb = ldb;
+  return g;
+}
+
+GemmArgs make_gemm_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha,
+                        const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
+  GemmArgs g = make_operand_args(caller, trans_a, trans_b, m, n, k, a, lda, b, ldb);
+  check_ld(caller, "ldc", ldc, m, "m");
+  if (m > 0 && n > 0 && c == nullptr) fail(caller, "C is null but C is " + std::to_string(m) + "x" + std::to_string(n));
+  if (m > 0 && n > 0 && k > 0) {
+    const index_t a_rows = g.trans_a == Op::none ? m : k, a_cols = g.trans_a == Op::none ? k : m;
+    const index_t b_rows = g.trans_b == Op::none ? k : n, b_cols = g.trans_b == Op::none ? n : k;
+    const Span cs = span_of(c, m, n, ldc);
+    if (overlaps(cs, span_of(a, a_rows, a_cols, lda))) fail(caller, "C overlaps A in memory; C must not alias an input");
+    if (overlaps(cs, span_of(b, b_rows, b_cols, ldb))) fail(caller, "C overlaps B in memory; C must not alias an input");
+  }
+  g.alpha = alpha;
   g.beta = beta;
   g.c = c;
   g.ldc = ldc;

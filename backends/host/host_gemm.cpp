@@ -5,6 +5,9 @@
 #include "egemm/numerics/epilogue.hpp"
 #include "backends/host/micro_kernel.hpp"
 #include "backends/host/packed_operand.hpp"
+#include "egemm/errors.hpp"
+#include "egemm/log.hpp"
+#include "egemm/path_selection.hpp"
 
 namespace egemm::host {
 namespace {
@@ -22,8 +25,9 @@ void fp32_entry(const GemmArgs& g, index_t i, index_t j) {
   *c = apply_alpha_beta(s, g.alpha, g.beta, c);
 }
 
+// One policy's split-and-combine, exactly as its traits describe it.
 template <class Policy>
-void run(const GemmArgs& g) {
+void run_split(const GemmArgs& g) {
   using traits = policy_traits<Policy>;
   const PackedOperand A = pack_operand(g.a_rows(), MR, traits::split, traits::scales_rows_and_columns);
   const PackedOperand B = pack_operand(g.b_cols(), NR, traits::split, traits::scales_rows_and_columns);
@@ -59,6 +63,23 @@ void run(const GemmArgs& g) {
   }
 }
 
+template <class Policy>
+void run(const GemmArgs& g) {
+  run_split<Policy>(g);
+}
+
+// EmulatedFP32 picks its path from the operands' ranges (egemm/path_selection.hpp).
+template <>
+void run<EmulatedFP32>(const GemmArgs& g) {
+  const EmulationPath path = choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()));
+  log_debug([&] { return std::string("host EmulatedFP32 ") + describe(g) + " -> " + path_name(path); });
+  switch (path) {
+    case EmulationPath::fp16_scaled: return run_split<EmulatedFP32>(g);
+    case EmulationPath::tf32_full_range: return run_split<FullRangeTF32x3>(g);
+    case EmulationPath::native_fp32: return run_split<NativeFP32>(g);
+  }
+}
+
 }  // namespace
 
 void gemm(PolicyId policy, const GemmArgs& args) {
@@ -69,6 +90,7 @@ void gemm(PolicyId policy, const GemmArgs& args) {
       done = true;
     }
   });
+  if (!done) throw unsupported(std::string("egemm host backend: no algorithm for policy ") + policy_name(policy));
 }
 
 void scale_c(const GemmArgs& g) {

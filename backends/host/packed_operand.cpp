@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "egemm/numerics/split.hpp"
+#include "egemm/numerics/tf32.hpp"
 
 namespace egemm::host {
 
@@ -42,6 +43,12 @@ PackedOperand pack_operand(const OperandRows& src, int width, SplitRule rule, bo
       float* slot = dst + p * width;
       if (rule == SplitRule::none) {
         slot[0] = x;
+        continue;
+      }
+      if (rule == SplitRule::tf32) {
+        const numerics::Tf32Pieces pieces = numerics::split_to_tf32(x);
+        slot[0] = pieces.big;
+        slot[piece_stride] = pieces.small;
         continue;
       }
       const numerics::HalfPieces pieces = numerics::split_to_half(x, rule);

@@ -60,4 +60,9 @@ struct GemmArgs {
 GemmArgs make_gemm_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha,
                         const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc);
 
+// The same checks for the operands alone (no C, alpha, beta), for queries
+// that look at A and B only.
+GemmArgs make_operand_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k,
+                           const float* a, index_t lda, const float* b, index_t ldb);
+
 }  // namespace egemm

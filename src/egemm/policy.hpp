@@ -37,11 +37,17 @@ struct Half {};
 // No emulation: the ordinary FP32 gemm (SIMT on the GPU, stock KokkosBlas::gemm).
 struct NativeFP32 {};
 
+// Full FP32 exponent range without scaling: TF32 big + TF32 small pieces,
+// three products big*big, big*small, small*big (Ootomo; CUTLASS's 3xTF32),
+// main term folded per k-step like EmulatedFP32. What EmulatedFP32 switches to
+// when a row's dynamic range is too wide for its scaled FP16 pieces.
+struct FullRangeTF32x3 {};
+
 using all_policies = std::tuple<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32>;
 
 // --- what a tag means ----------------------------------------------------------
 
-enum class PolicyId : std::uint8_t { emulated_fp32, round_split4, truncate_split4, half, native_fp32 };
+enum class PolicyId : std::uint8_t { emulated_fp32, round_split4, truncate_split4, half, native_fp32, full_range_tf32x3 };
 
 // How one FP32 value becomes its pieces.
 enum class SplitRule : std::uint8_t {
@@ -49,7 +55,8 @@ enum class SplitRule : std::uint8_t {
   round_hi_only,   // hi = RN_fp16(x)                         (Half)
   round,           // hi = RN_fp16(x),  lo = RN_fp16(x - hi)           (paper)
   truncate,        // hi = RZ_fp16(x),  lo = RN_fp16(x - hi)           (Markidis)
-  round_scaled_lo  // hi = RN_fp16(x),  lo = RN_fp16((x - hi) * 2^11)  (Ootomo)
+  round_scaled_lo, // hi = RN_fp16(x),  lo = RN_fp16((x - hi) * 2^11)  (Ootomo)
+  tf32             // hi = RN_tf32(x),  lo = RN_tf32(x - hi)           (3xTF32)
 };
 
 enum class Piece : std::uint8_t { hi, lo };
@@ -163,6 +170,25 @@ struct policy_traits<NativeFP32> {
   static constexpr int absolute_floor_log2 = -1000;
   static constexpr int dropped_product_log2 = -1000;
   static constexpr float max_abs_input = std::numeric_limits<float>::max();
+};
+
+template <>
+struct policy_traits<FullRangeTF32x3> {
+  static constexpr PolicyId id = PolicyId::full_range_tf32x3;
+  static constexpr const char* name = "FullRangeTF32x3";
+  static constexpr const char* summary = "TF32 big + small, 3 products, per-k-step RN fold, full FP32 exponent range";
+  static constexpr bool emulated = true;
+  static constexpr SplitRule split = SplitRule::tf32;
+  static constexpr int pieces_per_operand = 2;
+  static constexpr int lo_scale_log2 = 0;
+  static constexpr int products = 3;
+  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0}, {Piece::hi, Piece::lo, 1}, {Piece::lo, Piece::hi, 1}};
+  static constexpr bool fold_main_each_k_step = true;
+  static constexpr bool scales_rows_and_columns = false;
+  static constexpr int representation_error_log2 = -22;
+  static constexpr int absolute_floor_log2 = -137;  // small becomes TF32-subnormal near FP32's smallest normals
+  static constexpr int dropped_product_log2 = -22;
+  static constexpr float max_abs_input = 0x1.ffcp127f;  // TF32's largest finite value
 };
 
 template <class T, class = void>

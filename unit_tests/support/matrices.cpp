@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "egemm/numerics/split.hpp"
+#include "egemm/path_selection.hpp"
 
 namespace egemm::test {
 
@@ -60,6 +61,7 @@ SplitModel model_of(PolicyId id) {
   for_each_policy([&](auto tag) {
     if (policy_traits<decltype(tag)>::id == id) m = model_of<decltype(tag)>();
   });
+  if (id == PolicyId::full_range_tf32x3) m = model_of<FullRangeTF32x3>();
   return m;
 }
 
@@ -78,8 +80,19 @@ std::vector<int> row_exponents(const OperandRows& rows, bool scaled) {
 
 }  // namespace
 
+// The policy whose algorithm actually runs: EmulatedFP32 picks one per call.
+PolicyId effective_policy(PolicyId policy, const GemmArgs& g) {
+  if (policy != PolicyId::emulated_fp32) return policy;
+  switch (choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()))) {
+    case EmulationPath::fp16_scaled: return PolicyId::emulated_fp32;
+    case EmulationPath::tf32_full_range: return PolicyId::full_range_tf32x3;
+    case EmulationPath::native_fp32: return PolicyId::native_fp32;
+  }
+  return policy;
+}
+
 std::vector<double> error_bound(PolicyId policy, const GemmArgs& g, const std::vector<float>& c_before) {
-  const SplitModel s = model_of(policy);
+  const SplitModel s = model_of(effective_policy(policy, g));
   const OperandRows a = g.a_rows(), b = g.b_cols();
   const std::vector<int> ea = row_exponents(a, s.scaled), eb = row_exponents(b, s.scaled);
   const double u = accumulation_unit;
@@ -94,7 +107,9 @@ std::vector<double> error_bound(PolicyId policy, const GemmArgs& g, const std::v
     for (index_t i = 0; i < g.m; ++i) {
       const double fa = std::ldexp(1.0, static_cast<int>(s.floor_log2) + ea[i]);
       const double fb = std::ldexp(1.0, static_cast<int>(s.floor_log2) + eb[j]);
-      const double lfa = std::ldexp(1.0, -25 + ea[i]), lfb = std::ldexp(1.0, -25 + eb[j]);
+      // |lo| <= 2^-11 |x| + (the piece floor 2^11 times coarser, where hi itself is subnormal).
+      const int lo_floor = static_cast<int>(s.floor_log2) + 11;
+      const double lfa = std::ldexp(1.0, lo_floor + ea[i]), lfb = std::ldexp(1.0, lo_floor + eb[j]);
       double repr = 0.0, sum_abs = 0.0;
       for (index_t p = 0; p < g.k; ++p) {
         const double x = std::fabs(static_cast<double>(a(i, p))), y = std::fabs(static_cast<double>(b(j, p)));

@@ -12,8 +12,10 @@
 
 namespace egemm {
 
+// Policies without a correction accumulator pass correction = 0 (main + 0 is
+// main, up to the sign of a zero).
 EGEMM_INLINE float combine_accumulators(float main, float correction, int lo_scale_log2, int exponent) {
-  float v = lo_scale_log2 != 0 ? main + ::ldexpf(correction, -lo_scale_log2) : main;
+  const float v = main + ::ldexpf(correction, -lo_scale_log2);
   return exponent != 0 ? ::ldexpf(v, exponent) : v;
 }
 

@@ -1,0 +1,24 @@
+#include "egemm/log.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace egemm {
+
+bool debug_log_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("EGEMM_LOG");
+    return v != nullptr && std::strcmp(v, "debug") == 0;
+  }();
+  return enabled;
+}
+
+void write_debug_log(const std::string& message) { std::fprintf(stderr, "egemm: %s\n", message.c_str()); }
+
+std::string describe(const GemmArgs& g) {
+  return std::string(1, g.trans_a == Op::none ? 'N' : 'T') + (g.trans_b == Op::none ? 'N' : 'T') +
+         " m=" + std::to_string(g.m) + " n=" + std::to_string(g.n) + " k=" + std::to_string(g.k);
+}
+
+}  // namespace egemm

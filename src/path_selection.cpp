@@ -1,0 +1,30 @@
+#include "egemm/path_selection.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace egemm {
+
+OperandRangeVerdict range_verdict(const OperandRows& rows) {
+  OperandRangeVerdict v;
+  for (index_t r = 0; r < rows.rows; ++r) {
+    RowRange range;
+    for (index_t p = 0; p < rows.depth; ++p) {
+      const float x = std::fabs(rows(r, p));
+      if (!numerics::is_finite(x) || x == 0.0f) continue;
+      range.max_abs = std::max(range.max_abs, x);
+      range.min_abs_nonzero = range.min_abs_nonzero == 0.0f ? x : std::min(range.min_abs_nonzero, x);
+    }
+    v.add(range);
+  }
+  return v;
+}
+
+EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
+                                 index_t lda, const float* b, index_t ldb) {
+  const GemmArgs g = make_operand_args("egemm::emulated_fp32_path", trans_a, trans_b, m, n, k, a, lda, b, ldb);
+  return choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()));
+}
+
+}  // namespace egemm
