@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "egemm/gemm.hpp"
+#include "egemm/reference.hpp"
 
 namespace {
 
@@ -22,8 +23,17 @@ void bench_host(benchmark::State& state) {
     egemm::gemm(Policy{}, 'N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
     benchmark::DoNotOptimize(c.data());
   }
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate,
-                                                 benchmark::Counter::kIs1000);
+  // The counters perf_tests/report.py reads: shape, rate, error vs float64.
+  std::vector<double> ref(c.size());
+  egemm::reference::gemm_fp64(
+      egemm::make_gemm_args("bench", 'N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n), ref.data());
+  const egemm::reference::ErrorStats e = egemm::reference::compare(c.data(), n, ref.data(), n, n);
+  state.SetLabel(egemm::policy_traits<Policy>::name);
+  state.counters["M"] = state.counters["N"] = state.counters["K"] = static_cast<double>(n);
+  state.counters["TFLOPs"] = benchmark::Counter(2e-12 * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["rel_fro_err"] = e.rel_frobenius;
+  state.counters["max_abs_err"] = e.max_abs;
+  state.counters["nonfinite"] = static_cast<double>(e.nonfinite_mismatch);
 }
 
 const bool registered = [] {
