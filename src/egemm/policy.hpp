@@ -72,122 +72,116 @@ struct ProductTerm {
 template <class Policy>
 struct policy_traits;  // undefined: not a policy
 
+namespace detail {
+
+inline constexpr int exact = -1000;  // log2 of an error term that does not exist
+
+// What most tags share; each specialisation below states only where it differs.
+struct traits_defaults {
+  static constexpr bool emulated = true;
+  static constexpr int lo_scale_log2 = 0;
+  static constexpr bool fold_main_each_k_step = false;
+  static constexpr bool scales_rows_and_columns = false;
+  static constexpr int dropped_product_log2 = exact;
+  static constexpr float max_abs_input = 65504.0f;  // FP16's largest finite value
+};
+
+// The paper's four piece products into one accumulator, in its order.
+struct four_products : traits_defaults {
+  static constexpr int pieces_per_operand = 2;
+  static constexpr int products = 4;
+  static constexpr ProductTerm terms[products] = {
+      {Piece::lo, Piece::lo, 0}, {Piece::lo, Piece::hi, 0}, {Piece::hi, Piece::lo, 0}, {Piece::hi, Piece::hi, 0}};
+  static constexpr int absolute_floor_log2 = -25;  // lo becomes FP16-subnormal below |x| ~ 2^-3
+};
+
+// hi*hi folded into FP32 every k-step, hi*lo + lo*hi in a correction
+// accumulator, lo*lo (at most 2^-22 |ab|) dropped.
+struct three_products_folded : traits_defaults {
+  static constexpr int pieces_per_operand = 2;
+  static constexpr int products = 3;
+  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0}, {Piece::hi, Piece::lo, 1}, {Piece::lo, Piece::hi, 1}};
+  static constexpr bool fold_main_each_k_step = true;
+  static constexpr int representation_error_log2 = -22;
+  static constexpr int dropped_product_log2 = -22;
+};
+
+struct one_product : traits_defaults {
+  static constexpr int pieces_per_operand = 1;
+  static constexpr int products = 1;
+  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0}};
+};
+
+}  // namespace detail
+
+// Field by field: id and name; split rule; pieces_per_operand, products,
+// terms (which pieces, which accumulator); lo_scale_log2 (lo stored times
+// 2^lo_scale_log2, the correction accumulator weighted back by its inverse);
+// fold_main_each_k_step; scales_rows_and_columns (power-of-two row/column
+// scaling into FP16's range). Error model, for docs and tests:
+// |x - (hi + lo)| <= 2^representation_error_log2 |x| + 2^absolute_floor_log2
+// (in the scaled domain when rows are scaled), the dropped products are at
+// most 2^dropped_product_log2 |ab|, inputs up to max_abs_input.
+
 template <>
-struct policy_traits<EmulatedFP32> {
+struct policy_traits<EmulatedFP32> : detail::three_products_folded {
   static constexpr PolicyId id = PolicyId::emulated_fp32;
   static constexpr const char* name = "EmulatedFP32";
   static constexpr const char* summary = "FP16 hi + 2^11-scaled lo, 3 products, per-k-step RN fold, row/col scaling";
-  static constexpr bool emulated = true;
   static constexpr SplitRule split = SplitRule::round_scaled_lo;
-  static constexpr int pieces_per_operand = 2;
   static constexpr int lo_scale_log2 = 11;
-  static constexpr int products = 3;
-  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0}, {Piece::hi, Piece::lo, 1}, {Piece::lo, Piece::hi, 1}};
-  static constexpr bool fold_main_each_k_step = true;  // RN add of each k-step's hi*hi sum
   static constexpr bool scales_rows_and_columns = true;
-  // |x - (hi + lo)| <= 2^rel * |x| + 2^abs, in the scaled domain where the row's
-  // (column's) largest magnitude lies in [2^14, 2^15).
-  static constexpr int representation_error_log2 = -22;
-  static constexpr int absolute_floor_log2 = -36;
-  // The dropped lo*lo product is at most 2^-22 |a b|.
-  static constexpr int dropped_product_log2 = -22;
+  static constexpr int absolute_floor_log2 = -36;  // relative to a row maximum in [2^14, 2^15)
   static constexpr float max_abs_input = std::numeric_limits<float>::max();
 };
 
 template <>
-struct policy_traits<RoundSplit4> {
+struct policy_traits<RoundSplit4> : detail::four_products {
   static constexpr PolicyId id = PolicyId::round_split4;
   static constexpr const char* name = "RoundSplit4";
   static constexpr const char* summary = "EGEMM-TC Algorithm 1: FP16 round-split, 4 products, one accumulator";
-  static constexpr bool emulated = true;
   static constexpr SplitRule split = SplitRule::round;
-  static constexpr int pieces_per_operand = 2;
-  static constexpr int lo_scale_log2 = 0;
-  static constexpr int products = 4;
-  static constexpr ProductTerm terms[products] = {
-      {Piece::lo, Piece::lo, 0}, {Piece::lo, Piece::hi, 0}, {Piece::hi, Piece::lo, 0}, {Piece::hi, Piece::hi, 0}};
-  static constexpr bool fold_main_each_k_step = false;
-  static constexpr bool scales_rows_and_columns = false;
   static constexpr int representation_error_log2 = -22;
-  static constexpr int absolute_floor_log2 = -25;  // lo becomes FP16-subnormal below |x| ~ 2^-3
-  static constexpr int dropped_product_log2 = -1000;
-  static constexpr float max_abs_input = 65504.0f;
 };
 
 template <>
-struct policy_traits<TruncateSplit4> {
+struct policy_traits<TruncateSplit4> : detail::four_products {
   static constexpr PolicyId id = PolicyId::truncate_split4;
   static constexpr const char* name = "TruncateSplit4";
   static constexpr const char* summary = "Markidis: FP16 truncate-split, 4 products, one accumulator";
-  static constexpr bool emulated = true;
   static constexpr SplitRule split = SplitRule::truncate;
-  static constexpr int pieces_per_operand = 2;
-  static constexpr int lo_scale_log2 = 0;
-  static constexpr int products = 4;
-  static constexpr ProductTerm terms[products] = {
-      {Piece::lo, Piece::lo, 0}, {Piece::lo, Piece::hi, 0}, {Piece::hi, Piece::lo, 0}, {Piece::hi, Piece::hi, 0}};
-  static constexpr bool fold_main_each_k_step = false;
-  static constexpr bool scales_rows_and_columns = false;
   static constexpr int representation_error_log2 = -21;  // one bit less than round-split
-  static constexpr int absolute_floor_log2 = -25;
-  static constexpr int dropped_product_log2 = -1000;
-  static constexpr float max_abs_input = 65504.0f;
 };
 
 template <>
-struct policy_traits<Half> {
+struct policy_traits<Half> : detail::one_product {
   static constexpr PolicyId id = PolicyId::half;
   static constexpr const char* name = "Half";
   static constexpr const char* summary = "plain FP16 inputs, FP32 accumulation, 1 product";
-  static constexpr bool emulated = true;
   static constexpr SplitRule split = SplitRule::round_hi_only;
-  static constexpr int pieces_per_operand = 1;
-  static constexpr int lo_scale_log2 = 0;
-  static constexpr int products = 1;
-  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0}};
-  static constexpr bool fold_main_each_k_step = false;
-  static constexpr bool scales_rows_and_columns = false;
   static constexpr int representation_error_log2 = -11;
   static constexpr int absolute_floor_log2 = -25;
-  static constexpr int dropped_product_log2 = -1000;
-  static constexpr float max_abs_input = 65504.0f;
 };
 
 template <>
-struct policy_traits<NativeFP32> {
+struct policy_traits<NativeFP32> : detail::one_product {
   static constexpr PolicyId id = PolicyId::native_fp32;
   static constexpr const char* name = "NativeFP32";
   static constexpr const char* summary = "no emulation: ordinary FP32 gemm";
   static constexpr bool emulated = false;
   static constexpr SplitRule split = SplitRule::none;
-  static constexpr int pieces_per_operand = 1;
-  static constexpr int lo_scale_log2 = 0;
-  static constexpr int products = 1;
-  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0}};
-  static constexpr bool fold_main_each_k_step = false;
-  static constexpr bool scales_rows_and_columns = false;
-  static constexpr int representation_error_log2 = -1000;  // exact
-  static constexpr int absolute_floor_log2 = -1000;
-  static constexpr int dropped_product_log2 = -1000;
+  static constexpr int representation_error_log2 = detail::exact;
+  static constexpr int absolute_floor_log2 = detail::exact;
   static constexpr float max_abs_input = std::numeric_limits<float>::max();
 };
 
 template <>
-struct policy_traits<FullRangeTF32x3> {
+struct policy_traits<FullRangeTF32x3> : detail::three_products_folded {
   static constexpr PolicyId id = PolicyId::full_range_tf32x3;
   static constexpr const char* name = "FullRangeTF32x3";
   static constexpr const char* summary = "TF32 big + small, 3 products, per-k-step RN fold, full FP32 exponent range";
-  static constexpr bool emulated = true;
   static constexpr SplitRule split = SplitRule::tf32;
-  static constexpr int pieces_per_operand = 2;
-  static constexpr int lo_scale_log2 = 0;
-  static constexpr int products = 3;
-  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0}, {Piece::hi, Piece::lo, 1}, {Piece::lo, Piece::hi, 1}};
-  static constexpr bool fold_main_each_k_step = true;
-  static constexpr bool scales_rows_and_columns = false;
-  static constexpr int representation_error_log2 = -22;
   static constexpr int absolute_floor_log2 = -137;  // small becomes TF32-subnormal near FP32's smallest normals
-  static constexpr int dropped_product_log2 = -22;
   static constexpr float max_abs_input = 0x1.ffcp127f;  // TF32's largest finite value
 };
 

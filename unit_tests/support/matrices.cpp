@@ -53,7 +53,7 @@ template <class Policy>
 SplitModel model_of() {
   using t = policy_traits<Policy>;
   return {std::ldexp(1.0, t::representation_error_log2), static_cast<double>(t::absolute_floor_log2), 0x1p-11,
-          t::dropped_product_log2 > -1000, t::scales_rows_and_columns, t::products, t::fold_main_each_k_step};
+          t::dropped_product_log2 > detail::exact, t::scales_rows_and_columns, t::products, t::fold_main_each_k_step};
 }
 
 SplitModel model_of(PolicyId id) {
