@@ -1,0 +1,158 @@
+// The GEMM suite: every EGEMM tag and every cuBLAS baseline on the paper's
+// shapes, uniform and wide-exponent inputs, in one run on one GPU.
+//
+//   egemm_bench_suite [--benchmark_filter=REGEX] [--benchmark_out=suite.json --benchmark_out_format=json]
+//
+// Names: <distribution>/<method>/<M>x<N>x<K>. Each benchmark first checks the
+// method's result (C poisoned with NaN, then error vs float64 and vs SGEMM),
+// then times `reps` runs with CUDA events over rotating input sets after two
+// warm-ups and reports the median as the iteration time (manual time).
+// Counters (what perf_tests/report.py reads): M, N, K, TFLOPs, rel_fro_err,
+// max_abs_err, max_err_vs_sgemm, nonfinite; the label is the method.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "check.hpp"
+#include "device_problem.hpp"
+#include "methods.hpp"
+
+namespace egemm::bench {
+namespace {
+
+struct Case {
+  Distribution dist;
+  Shape shape;
+};
+
+const char* dist_name(Distribution d) { return d == Distribution::uniform ? "uniform" : "wide"; }
+
+std::vector<Shape> suite_shapes() {
+  std::vector<Shape> out;
+  for (int n : {1024, 2048, 4096, 8192, 16384}) out.push_back({n, n, n});
+  for (int n : {1024, 2048, 4096, 8192}) out.push_back({n, n, 2 * n});      // (N, N, 2N)
+  for (int n : {1024, 2048, 4096}) out.push_back({4 * n, n, n});            // (4N, N, N)
+  return out;
+}
+
+// The inputs and methods of the case being run; rebuilt when the case changes,
+// so only one problem's buffers live at a time.
+class Context {
+ public:
+  static Context& of(const Case& c) {
+    static std::unique_ptr<Context> current;
+    if (!current || current->key_ != key(c)) {
+      current.reset();  // free the previous problem first
+      current.reset(new Context(c));
+    }
+    return *current;
+  }
+  DeviceProblem& problem() { return problem_; }
+  Method& method(const std::string& name) {
+    for (auto& m : methods_)
+      if (m->name() == name) return *m;
+    std::fprintf(stderr, "no method %s\n", name.c_str());
+    std::exit(1);
+  }
+  cudaStream_t stream() const { return stream_; }
+  ~Context() {
+    methods_.clear();
+    cublasDestroy(handle_);
+    cudaStreamDestroy(stream_);
+  }
+
+ private:
+  static std::string key(const Case& c) {
+    return std::string(dist_name(c.dist)) + std::to_string(c.shape.m) + "x" + std::to_string(c.shape.n) + "x" +
+           std::to_string(c.shape.k);
+  }
+  explicit Context(const Case& c) : key_(key(c)), problem_(c.shape, c.dist, 0x5EED0000ull + c.shape.m + 7 * c.shape.k) {
+    BENCH_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    BENCH_CUBLAS(cublasCreate(&handle_));
+    methods_ = egemm_methods();
+    for (auto& m : cublas_methods(problem_, handle_)) methods_.push_back(std::move(m));
+  }
+  std::string key_;
+  DeviceProblem problem_;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t handle_ = nullptr;
+  std::vector<std::unique_ptr<Method>> methods_;
+};
+
+void run_case(benchmark::State& state, Case c, std::string method_name) {
+  Context& ctx = Context::of(c);
+  DeviceProblem& p = ctx.problem();
+  Method& method = ctx.method(method_name);
+  cudaStream_t stream = ctx.stream();
+
+  // Correctness first: every entry written, error against float64 and SGEMM.
+  p.poison_c(stream);
+  method.run(p, 0, stream);
+  BENCH_CUDA(cudaStreamSynchronize(stream));
+  const Errors e = p.errors_of_c();
+
+  const double flop = 2.0 * c.shape.m * double(c.shape.n) * c.shape.k;
+  const int reps = std::clamp(static_cast<int>(4e13 / flop), 5, 40);
+  cudaEvent_t start, stop;
+  BENCH_CUDA(cudaEventCreate(&start));
+  BENCH_CUDA(cudaEventCreate(&stop));
+  for (int w = 0; w < 2; ++w) method.run(p, w % p.sets(), stream);
+  std::vector<float> ms(reps);
+  for (int r = 0; r < reps; ++r) {
+    BENCH_CUDA(cudaEventRecord(start, stream));
+    method.run(p, r % p.sets(), stream);
+    BENCH_CUDA(cudaEventRecord(stop, stream));
+    BENCH_CUDA(cudaEventSynchronize(stop));
+    BENCH_CUDA(cudaEventElapsedTime(&ms[r], start, stop));
+  }
+  BENCH_CUDA(cudaEventDestroy(start));
+  BENCH_CUDA(cudaEventDestroy(stop));
+  std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
+  const double median_s = ms[reps / 2] * 1e-3;
+
+  for (auto _ : state) state.SetIterationTime(median_s);
+  state.SetLabel(method_name);
+  state.counters["M"] = c.shape.m;
+  state.counters["N"] = c.shape.n;
+  state.counters["K"] = c.shape.k;
+  state.counters["TFLOPs"] = flop / median_s * 1e-12;
+  state.counters["rel_fro_err"] = e.rel_frobenius;
+  state.counters["max_abs_err"] = e.max_abs;
+  state.counters["max_err_vs_sgemm"] = e.max_vs_sgemm;
+  state.counters["nonfinite"] = e.nonfinite;
+  state.counters["reps"] = reps;
+}
+
+// Method names without building a problem: the egemm tags plus the fixed cuBLAS list.
+std::vector<std::string> method_names() {
+  std::vector<std::string> names;
+  for (auto& m : egemm_methods()) names.push_back(m->name());
+  for (const char* n : {"cublas_sgemm", "cublas_tf32", "cublas_bf16x9", "cublas_half", "cublas_tc_emulation",
+                        "cublas_markidis", "cublas_ootomo3"})
+    names.push_back(n);
+  return names;
+}
+
+const bool registered = [] {
+  for (Distribution d : {Distribution::uniform, Distribution::wide})
+    for (const Shape& s : suite_shapes())
+      for (const std::string& m : method_names()) {
+        const std::string name = std::string(dist_name(d)) + "/" + m + "/" + std::to_string(s.m) + "x" +
+                                 std::to_string(s.n) + "x" + std::to_string(s.k);
+        benchmark::RegisterBenchmark(name.c_str(), run_case, Case{d, s}, m)
+            ->UseManualTime()
+            ->Iterations(1)
+            ->Unit(benchmark::kMillisecond);
+      }
+  return true;
+}();
+
+}  // namespace
+}  // namespace egemm::bench
+
+BENCHMARK_MAIN();
