@@ -1,10 +1,126 @@
+// The CUDA backend's gemm: split both operands on CUDA cores, run the fused
+// tensor-core kernel, recompute the entries special values touch; NativeFP32
+// goes to cuBLAS. Everything is enqueued on the caller's stream: no
+// synchronisation and no host read of device data anywhere on this path.
+//
+// EmulatedFP32 picks its path per call from the operands' row ranges
+// (egemm/path_selection.hpp), like the host backend. The choice is made on
+// the device: every path's kernels are enqueued and all but the chosen one
+// exit at once (emulation_path.hpp).
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "backends/cuda/cublas_native.hpp"
+#include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
+#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/special_values.hpp"
+#include "backends/cuda/split_operand.hpp"
+#include "backends/cuda/tile_config.hpp"
+#include "backends/cuda/workspace.hpp"
 #include "egemm/errors.hpp"
 
 namespace egemm::cuda {
+namespace {
 
-void gemm(PolicyId policy, const GemmArgs&, cudaStream_t) {
-  throw unsupported(std::string("egemm::gemm: the CUDA kernel for ") + policy_name(policy) + " is not built yet");
+index_t round_up(index_t v, index_t multiple) { return (v + multiple - 1) / multiple * multiple; }
+
+// The kernels are built for sm_80 and newer (mma.sync.m16n8k16, cp.async, ldmatrix).
+void require_tensor_cores(PolicyId policy) {
+  int device = 0, major = 0, minor = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  if (major < 8)
+    throw unsupported(std::string("egemm::gemm (CUDA, ") + policy_name(policy) + "): device " + std::to_string(device) +
+                      " has compute capability " + std::to_string(major) + "." + std::to_string(minor) +
+                      "; EGEMM's tensor-core kernels need sm_80 (Ampere) or newer");
+}
+
+// Both operands' split forms inside one workspace; a carver without a base only sizes it.
+struct SplitPair {
+  SplitOperand a, b;
+  std::uint32_t* stats = nullptr;  // every stats word and flag below: zeroed with one memset
+  std::size_t stats_bytes = 0;
+  std::uint32_t* any_nonfinite = nullptr;
+  std::uint32_t* path_word = nullptr;
+};
+
+SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::size_t piece_bytes) {
+  SplitPair s;
+  s.a.rows = g.m;
+  s.b.rows = g.n;
+  s.a.rows_pad = round_up(g.m, split_row_multiple);
+  s.b.rows_pad = round_up(g.n, split_row_multiple);
+  for (SplitOperand* op : {&s.a, &s.b}) {
+    op->depth = g.k;
+    op->depth_pad = round_up(g.k, split_depth_multiple);
+    for (int piece = 0; piece < pieces; ++piece)
+      op->piece[piece] = carver.take<unsigned char>(static_cast<std::size_t>(op->rows_pad * op->depth_pad) * piece_bytes);
+    op->exponent = carver.take<int>(static_cast<std::size_t>(op->rows_pad));
+  }
+  const std::size_t words = static_cast<std::size_t>(3 * g.m + 3 * g.n + 2);
+  s.stats = carver.take<std::uint32_t>(words);
+  s.stats_bytes = words * sizeof(std::uint32_t);
+  if (s.stats != nullptr) {
+    std::uint32_t* w = s.stats;
+    for (SplitOperand* op : {&s.a, &s.b}) {
+      op->max_abs_bits = w;
+      op->min_abs_inv_bits = w + op->rows;
+      op->nonfinite = w + 2 * op->rows;
+      w += 3 * op->rows;
+    }
+    s.any_nonfinite = w;
+    s.path_word = w + 1;
+  }
+  return s;
+}
+
+template <class Policy>
+void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
+  using traits = policy_traits<Policy>;
+  constexpr bool selects_path = traits::id == PolicyId::emulated_fp32;
+  // A path-selecting call may split into TF32 (float) pieces: room for either form.
+  constexpr std::size_t piece_bytes = selects_path || traits::split == SplitRule::tf32 ? 4 : 2;
+  WorkspaceCarver sizer;
+  (void)carve(sizer, g, traits::pieces_per_operand, piece_bytes);
+  StreamWorkspace workspace(sizer.size(), stream);
+  WorkspaceCarver carver(workspace.data());
+  const SplitPair s = carve(carver, g, traits::pieces_per_operand, piece_bytes);
+  const std::uint32_t* path_word = selects_path ? s.path_word : nullptr;
+
+  EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
+  launch_row_stats(g.a_rows(), s.a, s.any_nonfinite, stream);
+  launch_row_stats(g.b_cols(), s.b, s.any_nonfinite, stream);
+  if (selects_path) {
+    launch_path_verdict(s.a, s.path_word, stream);
+    launch_path_verdict(s.b, s.path_word, stream);
+  }
+  launch_split(g.a_rows(), traits::split, traits::scales_rows_and_columns, s.a, path_word, stream);
+  launch_split(g.b_cols(), traits::split, traits::scales_rows_and_columns, s.b, path_word, stream);
+  if (selects_path) {
+    launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::fp16_scaled, stream);
+    launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::tf32_full_range, stream);
+  } else {
+    launch_fused_gemm(traits::id, s.a, s.b, g, nullptr, EmulationPath::fp16_scaled, stream);
+  }
+  launch_special_value_fixup(g, s.a.nonfinite, s.b.nonfinite, s.any_nonfinite, path_word, stream);
+}
+
+}  // namespace
+
+void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream) {
+  require_tensor_cores(policy);
+  switch (policy) {
+    case PolicyId::emulated_fp32: return emulated_gemm<EmulatedFP32>(args, stream);
+    case PolicyId::round_split4: return emulated_gemm<RoundSplit4>(args, stream);
+    case PolicyId::truncate_split4: return emulated_gemm<TruncateSplit4>(args, stream);
+    case PolicyId::half: return emulated_gemm<Half>(args, stream);
+    case PolicyId::full_range_tf32x3: return emulated_gemm<FullRangeTF32x3>(args, stream);
+    case PolicyId::native_fp32: return native_sgemm(args, stream);
+  }
+  throw invalid_argument("egemm::gemm (CUDA): unknown policy id");
 }
 
 }  // namespace egemm::cuda

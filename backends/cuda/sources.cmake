@@ -3,6 +3,14 @@ set(_cuda_dir ${PROJECT_SOURCE_DIR}/backends/cuda)
 target_sources(egemm PRIVATE
   ${_cuda_dir}/memory_kind.cu
   ${_cuda_dir}/scale_c.cu
+  ${_cuda_dir}/split_kernels.cu
+  ${_cuda_dir}/fused_gemm.cu
+  ${_cuda_dir}/special_values.cu
+  ${_cuda_dir}/cublas_native.cu
   ${_cuda_dir}/cuda_gemm.cu)
 target_link_libraries(egemm PRIVATE CUDA::cudart CUDA::cublas)
-target_compile_options(egemm PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xptxas=-warn-spills -lineinfo>)
+# -Xptxas=-v: the build log records every kernel's registers and spills (the
+# fused gemm must not spill); -warn-spills makes a spill stand out.
+target_compile_options(egemm PRIVATE
+  $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xptxas=-warn-spills -lineinfo>)
+set_source_files_properties(${_cuda_dir}/fused_gemm.cu PROPERTIES COMPILE_OPTIONS "-Xptxas=-v")

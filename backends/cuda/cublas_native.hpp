@@ -1,0 +1,16 @@
+// NativeFP32 on the GPU: cuBLAS SGEMM on the caller's stream.
+#pragma once
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include "egemm/gemm_args.hpp"
+
+namespace egemm::cuda {
+
+// This thread's cuBLAS handle for the current device, created on first use.
+cublasHandle_t cublas_handle();
+
+void native_sgemm(const GemmArgs& g, cudaStream_t stream);
+
+}  // namespace egemm::cuda

@@ -1,0 +1,30 @@
+// EmulatedFP32's per-call path choice (egemm/path_selection.hpp) made on the
+// device: the stats pass records each row's range, a small kernel folds every
+// row's verdict into one word, and each later kernel reads that word and runs
+// only if its path was chosen. No host read, so the call stays asynchronous.
+#pragma once
+
+#include <cstdint>
+
+#include "egemm/path_selection.hpp"
+
+namespace egemm::cuda {
+
+// Bits of the path word: some row of op(A) or column of op(B) does not fit.
+inline constexpr std::uint32_t path_not_fp16_scaled = 1u;
+inline constexpr std::uint32_t path_not_tf32 = 2u;
+
+// choose_emulation_path over the reduced verdict bits.
+__host__ __device__ inline EmulationPath path_from_word(std::uint32_t word) {
+  OperandRangeVerdict v;
+  v.fp16_scaled = (word & path_not_fp16_scaled) == 0;
+  v.tf32 = (word & path_not_tf32) == 0;
+  return choose_emulation_path(v, OperandRangeVerdict{});
+}
+
+// A kernel gated on a path runs when `word` is null (no choice to make) or names `path`.
+__device__ __forceinline__ bool path_selected(const std::uint32_t* word, EmulationPath path) {
+  return word == nullptr || path_from_word(*word) == path;
+}
+
+}  // namespace egemm::cuda

@@ -1,0 +1,73 @@
+// Instantiates and launches the fused gemm kernel: FP16 pieces for the
+// EmulatedFP32 (scaled), RoundSplit4, TruncateSplit4 and Half policies, TF32
+// pieces for the full-range path.
+#include <string>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/fused_gemm_kernel.cuh"
+#include "backends/cuda/tile_config.hpp"
+#include "egemm/errors.hpp"
+
+namespace egemm::cuda {
+namespace {
+
+template <class Policy, class Format, class Tile>
+void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, const std::uint32_t* path_word,
+            EmulationPath path, cudaStream_t stream) {
+  using traits = policy_traits<Policy>;
+  constexpr int smem_bytes = StageLayout<Tile, traits::pieces_per_operand>::bytes;
+  const auto kernel = fused_gemm_kernel<Policy, Format, Tile>;
+  // Above 48 KiB of dynamic shared memory a kernel must opt in (per device, so every call).
+  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+
+  FusedGemmParams p{};
+  for (int piece = 0; piece < 2; ++piece) {
+    p.a[piece] = a.piece[piece];
+    p.b[piece] = b.piece[piece];
+  }
+  p.k_pad = a.depth_pad;
+  p.a_exponent = a.exponent;
+  p.b_exponent = b.exponent;
+  p.a_nonfinite = a.nonfinite;
+  p.b_nonfinite = b.nonfinite;
+  p.path_word = path_word;
+  p.path = path;
+  p.m = g.m;
+  p.n = g.n;
+  p.alpha = g.alpha;
+  p.beta = g.beta;
+  p.c = g.c;
+  p.ldc = g.ldc;
+
+  static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
+  static_assert(split_depth_multiple * sizeof(typename Format::storage) % Tile::row_bytes == 0, "k padding fits");
+  const index_t grid_y = (b.rows_pad + Tile::bn - 1) / Tile::bn;
+  if (grid_y > 65535) throw unsupported("egemm::gemm (CUDA): n = " + std::to_string(g.n) + " exceeds the grid's limit");
+  // Blocks along m first: the blocks in flight together share op(B)'s column tiles in L2.
+  const dim3 grid(static_cast<unsigned>((a.rows_pad + Tile::bm - 1) / Tile::bm), static_cast<unsigned>(grid_y));
+  kernel<<<grid, Tile::threads, smem_bytes, stream>>>(p);
+  EGEMM_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
+                       const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream) {
+  switch (policy) {
+    case PolicyId::emulated_fp32:
+      if (path == EmulationPath::tf32_full_range)
+        return launch<FullRangeTF32x3, Tf32Format, Tf32Tile>(a, b, g, path_word, path, stream);
+      return launch<EmulatedFP32, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);
+    case PolicyId::full_range_tf32x3:
+      return launch<FullRangeTF32x3, Tf32Format, Tf32Tile>(a, b, g, path_word, path, stream);
+    case PolicyId::round_split4: return launch<RoundSplit4, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);
+    case PolicyId::truncate_split4:
+      return launch<TruncateSplit4, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);
+    case PolicyId::half: return launch<Half, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);
+    case PolicyId::native_fp32: break;
+  }
+  throw invalid_argument(std::string("egemm::cuda::launch_fused_gemm: no fused kernel for ") + policy_name(policy));
+}
+
+}  // namespace egemm::cuda

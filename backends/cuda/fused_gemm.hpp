@@ -1,0 +1,39 @@
+// The fused tensor-core gemm over split operands (see split_operand.hpp):
+// every product term of the policy, the per-k-step fold, the correction
+// accumulator and the epilogue in one kernel.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "backends/cuda/split_operand.hpp"
+#include "egemm/gemm_args.hpp"
+#include "egemm/path_selection.hpp"
+#include "egemm/policy.hpp"
+
+namespace egemm::cuda {
+
+struct FusedGemmParams {
+  const void* a[2];  // op(A) pieces, rows_pad x k_pad, k contiguous
+  const void* b[2];  // op(B)^T pieces, likewise
+  index_t k_pad;     // in elements
+  const int* a_exponent;  // per row of op(A) / column of op(B): the split's power-of-two scale
+  const int* b_exponent;
+  const std::uint32_t* a_nonfinite;  // rows/columns the special-value pass recomputes: left alone here
+  const std::uint32_t* b_nonfinite;
+  const std::uint32_t* path_word;  // EmulatedFP32: run only if the device chose `path`; null: always run
+  EmulationPath path;
+  index_t m, n;
+  float alpha, beta;
+  float* c;
+  index_t ldc;
+};
+
+// C = alpha * op(A) op(B) + beta C by `policy`'s pieces and products (every
+// policy but NativeFP32; FullRangeTF32x3 runs the TF32 kernel). With a path
+// word, the kernel runs only when the device-side choice matches `path`.
+void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
+                       const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream);
+
+}  // namespace egemm::cuda

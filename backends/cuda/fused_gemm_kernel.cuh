@@ -1,0 +1,230 @@
+// The fused gemm kernel template, built from named stages:
+//   load stage   : cp.async of one k-tile of every piece into a pipeline stage (smem_pipeline.hpp)
+//   fragments    : ldmatrix of the warp's A and B pieces for one mma step, once per piece
+//   warp mma     : every product term of the policy issued from those registers
+//   epilogue     : combine accumulators, undo the row/column scaling, alpha/beta
+// The policy's traits decide the pieces, the terms, their accumulators and
+// the fold; the piece format (FP16 or TF32) decides the mma instruction.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "backends/cuda/emulation_path.hpp"
+#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/mma_sm80.hpp"
+#include "backends/cuda/piece_format.hpp"
+#include "backends/cuda/smem_pipeline.hpp"
+#include "egemm/numerics/epilogue.hpp"
+#include "egemm/policy.hpp"
+
+namespace egemm::cuda {
+
+// Calls f(std::integral_constant<int, t>) for each product term t, so term
+// properties stay compile-time constants in device code.
+template <class F, int... T>
+__device__ __forceinline__ void for_each_term(F&& f, std::integer_sequence<int, T...>) {
+  (f(std::integral_constant<int, T>{}), ...);
+}
+
+template <class Policy, class Tile>
+struct WarpFragments {
+  static constexpr int pieces = policy_traits<Policy>::pieces_per_operand;
+  std::uint32_t a[pieces][Tile::m_frags][4];
+  std::uint32_t b[pieces][Tile::n_frags][2];
+
+  // The warp's A rows and B columns for mma step `step` (chunks 2 step, 2 step + 1)
+  // of a stage, each piece once: every product term then reads these registers.
+  __device__ __forceinline__ void load(unsigned char* smem, int stage, int step, int warp_row, int warp_col,
+                                       int lane) {
+    using Layout = StageLayout<Tile, pieces>;
+#pragma unroll
+    for (int piece = 0; piece < pieces; ++piece) {
+      const unsigned char* as = Layout::a(smem, stage, piece);
+      const unsigned char* bs = Layout::b(smem, stage, piece);
+#pragma unroll
+      for (int mi = 0; mi < Tile::m_frags; ++mi)  // lanes 0-15: rows 0-15 of the first chunk; 16-31: of the second
+        sm80::ldmatrix_x4(a[piece][mi], as + swizzled_offset(warp_row + mi * 16 + lane % 16, step * 2 + lane / 16));
+#pragma unroll
+      for (int nj = 0; nj < Tile::n_frags / 2; ++nj) {  // two n8 fragments per ldmatrix
+        std::uint32_t r[4];
+        const int row = warp_col + nj * 16 + (lane / 16) * 8 + lane % 8, chunk = step * 2 + (lane / 8) % 2;
+        sm80::ldmatrix_x4(r, bs + swizzled_offset(row, chunk));
+        b[piece][2 * nj][0] = r[0];
+        b[piece][2 * nj][1] = r[1];
+        b[piece][2 * nj + 1][0] = r[2];
+        b[piece][2 * nj + 1][1] = r[3];
+      }
+    }
+  }
+};
+
+template <class Policy, class Format, class Tile>
+struct WarpAccumulators {
+  using traits = policy_traits<Policy>;
+  using Frags = WarpFragments<Policy, Tile>;
+  static constexpr int count = traits::products > 1 && traits::terms[traits::products - 1].accumulator == 1 ? 2 : 1;
+  static constexpr bool folds = traits::fold_main_each_k_step;
+  static constexpr int steps_per_fold = fold_k / Format::mma_k;  // 1 (FP16) or 2 (TF32)
+  float acc[count][Tile::m_frags][Tile::n_frags][4];
+
+  __device__ __forceinline__ void zero() {
+#pragma unroll
+    for (int s = 0; s < count; ++s)
+#pragma unroll
+      for (int mi = 0; mi < Tile::m_frags; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < Tile::n_frags; ++ni)
+#pragma unroll
+          for (int v = 0; v < 4; ++v) acc[s][mi][ni][v] = 0.0f;
+  }
+
+  // Terms are the outer loop so the m x n independent mmas of a term hide
+  // each other's latency; each accumulator still sees its terms in order.
+  // A folded term goes to `step` (this fold's k-step sum) instead of acc.
+  __device__ __forceinline__ void mma_step(const Frags& f, float (*step)[Tile::n_frags][4]) {
+    for_each_term(
+        [&](auto t) {
+          constexpr ProductTerm term = traits::terms[decltype(t)::value];
+          constexpr int ap = static_cast<int>(term.a), bp = static_cast<int>(term.b), s = term.accumulator;
+          constexpr bool fold = folds && decltype(t)::value == 0;
+#pragma unroll
+          for (int mi = 0; mi < Tile::m_frags; ++mi)
+#pragma unroll
+            for (int ni = 0; ni < Tile::n_frags; ++ni) {
+              if constexpr (fold && steps_per_fold == 1) {
+                // The whole k-step in one mma: sum from zero, then one RN add.
+                float sum[4];
+                sm80::mma_f16_f32_zero_c(sum, f.a[ap][mi], f.b[bp][ni]);
+#pragma unroll
+                for (int v = 0; v < 4; ++v) acc[s][mi][ni][v] = __fadd_rn(acc[s][mi][ni][v], sum[v]);
+              } else if constexpr (fold) {
+                Format::mma(step[mi][ni], f.a[ap][mi], f.b[bp][ni], step[mi][ni]);
+              } else {
+                Format::mma(acc[s][mi][ni], f.a[ap][mi], f.b[bp][ni], acc[s][mi][ni]);
+              }
+            }
+        },
+        std::make_integer_sequence<int, traits::products>{});
+  }
+
+  // One fold k-step (16 values of k) from a stage, starting at mma step `first`.
+  // The tensor core's truncating accumulation of the folded term never spans
+  // more than this k-step: its sum joins the FP32 accumulator with an RN add.
+  __device__ __forceinline__ void fold_step(unsigned char* smem, int stage, int first, int warp_row, int warp_col,
+                                            int lane) {
+    if constexpr (!folds || steps_per_fold == 1) {
+#pragma unroll
+      for (int s = 0; s < steps_per_fold; ++s) {
+        Frags f;
+        f.load(smem, stage, first + s, warp_row, warp_col, lane);
+        mma_step(f, nullptr);
+      }
+    } else {
+      float step[Tile::m_frags][Tile::n_frags][4];
+#pragma unroll
+      for (int mi = 0; mi < Tile::m_frags; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < Tile::n_frags; ++ni)
+#pragma unroll
+          for (int v = 0; v < 4; ++v) step[mi][ni][v] = 0.0f;
+#pragma unroll
+      for (int s = 0; s < steps_per_fold; ++s) {
+        Frags f;
+        f.load(smem, stage, first + s, warp_row, warp_col, lane);
+        mma_step(f, step);
+      }
+      constexpr int main_acc = traits::terms[0].accumulator;
+#pragma unroll
+      for (int mi = 0; mi < Tile::m_frags; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < Tile::n_frags; ++ni)
+#pragma unroll
+          for (int v = 0; v < 4; ++v) acc[main_acc][mi][ni][v] = __fadd_rn(acc[main_acc][mi][ni][v], step[mi][ni][v]);
+    }
+  }
+};
+
+// Writes the warp's entries of C. Entries in a row or column with Inf/NaN are
+// left to the special-value pass, so it reads the caller's C, not ours.
+template <class Policy, class Format, class Tile>
+__device__ __forceinline__ void epilogue(const WarpAccumulators<Policy, Format, Tile>& acc, const FusedGemmParams& p,
+                                         index_t row0, index_t col0, int lane) {
+  using traits = policy_traits<Policy>;
+  constexpr int count = WarpAccumulators<Policy, Format, Tile>::count;
+#pragma unroll
+  for (int mi = 0; mi < Tile::m_frags; ++mi)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // accumulator rows lane/4 and lane/4 + 8
+      const index_t i = row0 + mi * 16 + h * 8 + lane / 4;
+      if (i >= p.m) continue;
+      const int ea = traits::scales_rows_and_columns ? p.a_exponent[i] : 0;
+      const bool row_special = p.a_nonfinite[i] != 0;
+#pragma unroll
+      for (int ni = 0; ni < Tile::n_frags; ++ni)
+#pragma unroll
+        for (int w = 0; w < 2; ++w) {  // accumulator columns 2 (lane % 4) + w
+          const index_t j = col0 + ni * 8 + (lane % 4) * 2 + w;
+          if (j >= p.n || row_special || p.b_nonfinite[j] != 0) continue;
+          const int exponent = traits::scales_rows_and_columns ? ea + p.b_exponent[j] : 0;
+          const float correction = count > 1 ? acc.acc[count - 1][mi][ni][2 * h + w] : 0.0f;
+          const float v = combine_accumulators(acc.acc[0][mi][ni][2 * h + w], correction, traits::lo_scale_log2, exponent);
+          float* c = p.c + i + j * p.ldc;
+          *c = apply_alpha_beta(v, p.alpha, p.beta, c);
+        }
+    }
+}
+
+template <class Policy, class Format, class Tile>
+__global__ void __launch_bounds__(Tile::threads, 1) fused_gemm_kernel(const FusedGemmParams p) {
+  if (!path_selected(p.path_word, p.path)) return;  // EmulatedFP32 chose another path on the device
+  using traits = policy_traits<Policy>;
+  using Accumulators = WarpAccumulators<Policy, Format, Tile>;
+  constexpr int pieces = traits::pieces_per_operand;
+  extern __shared__ __align__(128) unsigned char smem[];
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warp_row = (warp % Tile::warps_m) * Tile::warp_m, warp_col = (warp / Tile::warps_m) * Tile::warp_n;
+  const index_t block_row = static_cast<index_t>(blockIdx.x) * Tile::bm;
+  const index_t block_col = static_cast<index_t>(blockIdx.y) * Tile::bn;
+  const index_t ld = p.k_pad * static_cast<index_t>(sizeof(typename Format::storage));  // bytes per row
+
+  const unsigned char* a[pieces];
+  const unsigned char* b[pieces];
+#pragma unroll
+  for (int piece = 0; piece < pieces; ++piece) {
+    a[piece] = static_cast<const unsigned char*>(p.a[piece]) + block_row * ld;
+    b[piece] = static_cast<const unsigned char*>(p.b[piece]) + block_col * ld;
+  }
+
+  Accumulators acc;
+  acc.zero();
+  const int k_tiles = static_cast<int>(ld / Tile::row_bytes);
+
+  // Prologue: stages - 1 k-tiles in flight. Every iteration commits a group
+  // (possibly empty) so wait_group's count stays in step with the k-tiles.
+#pragma unroll
+  for (int s = 0; s < Tile::stages - 1; ++s) {
+    if (s < k_tiles) load_stage<Tile, pieces>(smem, s, a, b, ld, static_cast<index_t>(s) * Tile::row_bytes);
+    sm80::cp_async_commit();
+  }
+
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    sm80::cp_async_wait<Tile::stages - 2>();  // k-tile kt has landed (this thread's copies)
+    __syncthreads();                          // ... everyone's; and stage kt - 1 is no longer read
+    const int next = kt + Tile::stages - 1;
+    if (next < k_tiles)
+      load_stage<Tile, pieces>(smem, next % Tile::stages, a, b, ld, static_cast<index_t>(next) * Tile::row_bytes);
+    sm80::cp_async_commit();
+
+    const int stage = kt % Tile::stages;
+#pragma unroll
+    for (int first = 0; first < Tile::mma_steps; first += Accumulators::steps_per_fold)
+      acc.fold_step(smem, stage, first, warp_row, warp_col, lane);
+  }
+  sm80::cp_async_wait<0>();
+
+  epilogue<Policy, Format, Tile>(acc, p, block_row + warp_row, block_col + warp_col, lane);
+}
+
+}  // namespace egemm::cuda

@@ -1,0 +1,35 @@
+// The two forms split pieces take on the device, and the tensor-core
+// instruction that multiplies each. Both store a 16x(16 bytes) fragment the
+// same way, so one ldmatrix/shared-memory scheme serves both: a 16-byte chunk
+// holds 8 FP16 or 4 TF32 values, and one mma consumes two chunks of k.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/cuda/mma_sm80.hpp"
+
+namespace egemm::cuda {
+
+struct Fp16Format {
+  using storage = std::uint16_t;
+  static constexpr int mma_k = 16;  // mma.m16n8k16.f16
+  __device__ static __forceinline__ void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                                             const float (&c)[4]) {
+    sm80::mma_f16_f32(d, a, b, c);
+  }
+};
+
+struct Tf32Format {
+  using storage = float;
+  static constexpr int mma_k = 8;  // mma.m16n8k8.tf32
+  __device__ static __forceinline__ void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                                             const float (&c)[4]) {
+    sm80::mma_tf32_f32(d, a, b, c);
+  }
+};
+
+// The k extent over which a folded product term is summed before its RN add
+// into the FP32 accumulator (the host oracle's k_step).
+inline constexpr int fold_k = 16;
+
+}  // namespace egemm::cuda

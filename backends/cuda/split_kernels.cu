@@ -1,0 +1,199 @@
+// The split on CUDA cores: a stats pass (per row: largest and smallest
+// nonzero finite |x|, any Inf/NaN) and a split pass writing the pieces
+// k-contiguous and zero padded. Both stage a 32x32 tile through shared memory
+// so global reads are coalesced whichever dimension of the operand is
+// contiguous (transposes folded in), and both call the same bit-exact
+// numerics as the host oracle.
+#include <cstdint>
+#include <string>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/emulation_path.hpp"
+#include "backends/cuda/split_operand.hpp"
+#include "egemm/errors.hpp"
+#include "egemm/numerics/split.hpp"
+#include "egemm/numerics/tf32.hpp"
+
+namespace egemm::cuda {
+namespace {
+
+constexpr int tile_edge = 32;
+constexpr int split_threads = 256;
+constexpr int per_thread = tile_edge * tile_edge / split_threads;  // 4 consecutive k of one row
+constexpr int threads_per_row = tile_edge / per_thread;            // 8
+
+using Tile = float[tile_edge][tile_edge + 1];  // +1: column walks are conflict-free too
+
+// Tile (r, p) = src(r0 + r, p0 + p), 0 outside src. Consecutive lanes walk the
+// operand's contiguous dimension, so each warp reads 128 contiguous bytes.
+__device__ void load_tile(const OperandRows& src, index_t r0, index_t p0, Tile& tile) {
+  const bool rows_contiguous = src.row_stride == 1;
+  for (int e = threadIdx.x; e < tile_edge * tile_edge; e += split_threads) {
+    const int fast = e % tile_edge, slow = e / tile_edge;
+    const int r = rows_contiguous ? fast : slow, p = rows_contiguous ? slow : fast;
+    const index_t gr = r0 + r, gp = p0 + p;
+    tile[r][p] = gr < src.rows && gp < src.depth ? src.base[gr * src.row_stride + gp * src.depth_stride] : 0.0f;
+  }
+}
+
+__global__ void __launch_bounds__(split_threads) row_stats_kernel(const OperandRows src, const SplitOperand dst,
+                                                                  std::uint32_t* any_nonfinite) {
+  __shared__ Tile tile;
+  const index_t r0 = static_cast<index_t>(blockIdx.x) * tile_edge, p0 = static_cast<index_t>(blockIdx.y) * tile_edge;
+  load_tile(src, r0, p0, tile);
+  __syncthreads();
+
+  const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
+  std::uint32_t max_bits = 0, min_inv = 0, bad = 0;  // min kept as ~bits so that max() finds it
+#pragma unroll
+  for (int c = 0; c < per_thread; ++c) {
+    const float x = tile[r][q * per_thread + c];
+    const std::uint32_t abs_bits = numerics::float_bits(x) & 0x7fffffffu;
+    if (!numerics::is_finite(x)) {
+      bad = 1;
+    } else if (abs_bits != 0) {
+      max_bits = max(max_bits, abs_bits);
+      min_inv = max(min_inv, ~abs_bits);
+    }
+  }
+#pragma unroll
+  for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) {  // reduce over the row's 8 lanes
+    max_bits = max(max_bits, __shfl_xor_sync(0xffffffffu, max_bits, lanes));
+    min_inv = max(min_inv, __shfl_xor_sync(0xffffffffu, min_inv, lanes));
+    bad |= __shfl_xor_sync(0xffffffffu, bad, lanes);
+  }
+  const index_t row = r0 + r;
+  if (q != 0 || row >= src.rows) return;
+  if (max_bits != 0) {
+    atomicMax(dst.max_abs_bits + row, max_bits);
+    atomicMax(dst.min_abs_inv_bits + row, min_inv);
+  }
+  if (bad) {
+    atomicOr(dst.nonfinite + row, 1u);
+    atomicOr(any_nonfinite, 1u);
+  }
+}
+
+__global__ void path_verdict_kernel(const SplitOperand op, std::uint32_t* path_word) {
+  const index_t row = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (row >= op.rows) return;
+  RowRange range;
+  range.max_abs = numerics::bits_to_float(op.max_abs_bits[row]);
+  const std::uint32_t min_inv = op.min_abs_inv_bits[row];
+  range.min_abs_nonzero = min_inv == 0 ? 0.0f : numerics::bits_to_float(~min_inv);
+  std::uint32_t bits = 0;
+  if (!fits_fp16_scaled(range)) bits |= path_not_fp16_scaled;
+  if (!fits_tf32(range)) bits |= path_not_tf32;
+  if (bits != 0) atomicOr(path_word, bits);
+}
+
+// 4 values of one row as FP16 pieces: one 8-byte store per piece.
+template <SplitRule Rule>
+__device__ void write_half_pieces(const float (&x)[per_thread], const SplitOperand& dst, index_t offset) {
+  std::uint32_t hi[2] = {0, 0}, lo[2] = {0, 0};
+#pragma unroll
+  for (int c = 0; c < per_thread; ++c) {
+    const numerics::HalfPieces pieces = numerics::split_to_half(x[c], Rule);
+    hi[c / 2] |= static_cast<std::uint32_t>(pieces.hi) << (16 * (c % 2));
+    lo[c / 2] |= static_cast<std::uint32_t>(pieces.lo) << (16 * (c % 2));
+  }
+  *reinterpret_cast<uint2*>(static_cast<std::uint16_t*>(dst.piece[0]) + offset) = make_uint2(hi[0], hi[1]);
+  if constexpr (Rule != SplitRule::round_hi_only)
+    *reinterpret_cast<uint2*>(static_cast<std::uint16_t*>(dst.piece[1]) + offset) = make_uint2(lo[0], lo[1]);
+}
+
+// 4 values of one row as TF32 big/small pieces: one 16-byte store per piece.
+__device__ void write_tf32_pieces(const float (&x)[per_thread], const SplitOperand& dst, index_t offset) {
+  float big[per_thread], small[per_thread];
+#pragma unroll
+  for (int c = 0; c < per_thread; ++c) {
+    const numerics::Tf32Pieces pieces = numerics::split_to_tf32(x[c]);
+    big[c] = pieces.big;
+    small[c] = pieces.small;
+  }
+  *reinterpret_cast<float4*>(static_cast<float*>(dst.piece[0]) + offset) = make_float4(big[0], big[1], big[2], big[3]);
+  *reinterpret_cast<float4*>(static_cast<float*>(dst.piece[1]) + offset) =
+      make_float4(small[0], small[1], small[2], small[3]);
+}
+
+template <SplitRule Rule, bool ScaleRows>
+__global__ void __launch_bounds__(split_threads) split_kernel(const OperandRows src, const SplitOperand dst,
+                                                              const std::uint32_t* path_word) {
+  // A path-selecting call (EmulatedFP32) splits by the path chosen on the device.
+  const EmulationPath path = path_word == nullptr ? EmulationPath::fp16_scaled : path_from_word(*path_word);
+  if (path == EmulationPath::native_fp32) return;
+  const bool tf32 = Rule == SplitRule::tf32 || path == EmulationPath::tf32_full_range;
+
+  __shared__ Tile tile;
+  const index_t r0 = static_cast<index_t>(blockIdx.x) * tile_edge, p0 = static_cast<index_t>(blockIdx.y) * tile_edge;
+  load_tile(src, r0, p0, tile);
+  __syncthreads();
+
+  const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
+  const index_t row = r0 + r;
+  int e = 0;
+  if (ScaleRows && !tf32 && row < src.rows)
+    e = numerics::range_exponent(numerics::bits_to_float(dst.max_abs_bits[row]));
+  if (blockIdx.y == 0 && q == 0) dst.exponent[row] = e;
+
+  float x[per_thread];
+#pragma unroll
+  for (int c = 0; c < per_thread; ++c) {
+    x[c] = tile[r][q * per_thread + c];
+    if (ScaleRows && e != 0) x[c] = numerics::scale_by_pow2(x[c], -e);
+  }
+  const index_t offset = row * dst.depth_pad + p0 + q * per_thread;
+  if (tf32) write_tf32_pieces(x, dst, offset);
+  else if constexpr (Rule != SplitRule::tf32) write_half_pieces<Rule>(x, dst, offset);
+}
+
+template <SplitRule Rule>
+void launch_split_rule(const OperandRows& src, bool scale_rows, const SplitOperand& dst,
+                       const std::uint32_t* path_word, dim3 grid, cudaStream_t stream) {
+  if (scale_rows) split_kernel<Rule, true><<<grid, split_threads, 0, stream>>>(src, dst, path_word);
+  else split_kernel<Rule, false><<<grid, split_threads, 0, stream>>>(src, dst, path_word);
+  EGEMM_CUDA_CHECK_LAUNCH();
+}
+
+dim3 tile_grid(index_t rows, index_t depth) {
+  const index_t gx = (rows + tile_edge - 1) / tile_edge, gy = (depth + tile_edge - 1) / tile_edge;
+  if (gy > 65535) throw unsupported("egemm::gemm (CUDA): k = " + std::to_string(depth) + " exceeds the split grid's limit");
+  return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy));
+}
+
+}  // namespace
+
+void launch_row_stats(const OperandRows& src, const SplitOperand& dst, std::uint32_t* any_nonfinite,
+                      cudaStream_t stream) {
+  if (src.rows == 0 || src.depth == 0) return;
+  row_stats_kernel<<<tile_grid(src.rows, src.depth), split_threads, 0, stream>>>(src, dst, any_nonfinite);
+  EGEMM_CUDA_CHECK_LAUNCH();
+}
+
+void launch_path_verdict(const SplitOperand& op, std::uint32_t* path_word, cudaStream_t stream) {
+  if (op.rows == 0) return;
+  constexpr int threads = 256;
+  path_verdict_kernel<<<static_cast<unsigned>((op.rows + threads - 1) / threads), threads, 0, stream>>>(op, path_word);
+  EGEMM_CUDA_CHECK_LAUNCH();
+}
+
+void launch_split(const OperandRows& src, SplitRule rule, bool scale_rows, const SplitOperand& dst,
+                  const std::uint32_t* path_word, cudaStream_t stream) {
+  if (dst.rows_pad % tile_edge != 0 || dst.depth_pad % tile_edge != 0)
+    throw invalid_argument("egemm::cuda::launch_split: padded extents must be multiples of 32");
+  const dim3 grid = tile_grid(dst.rows_pad, dst.depth_pad);
+  switch (rule) {
+    case SplitRule::round_hi_only:
+      return launch_split_rule<SplitRule::round_hi_only>(src, scale_rows, dst, path_word, grid, stream);
+    case SplitRule::round: return launch_split_rule<SplitRule::round>(src, scale_rows, dst, path_word, grid, stream);
+    case SplitRule::truncate:
+      return launch_split_rule<SplitRule::truncate>(src, scale_rows, dst, path_word, grid, stream);
+    case SplitRule::round_scaled_lo:
+      return launch_split_rule<SplitRule::round_scaled_lo>(src, scale_rows, dst, path_word, grid, stream);
+    case SplitRule::tf32: return launch_split_rule<SplitRule::tf32>(src, false, dst, path_word, grid, stream);
+    case SplitRule::none: break;
+  }
+  throw invalid_argument("egemm::cuda::launch_split: SplitRule::none has no pieces");
+}
+
+}  // namespace egemm::cuda

@@ -1,0 +1,46 @@
+// The device form of a split operand, written by the split kernels and read
+// by the fused gemm: op(A) (or op(B)^T) as rows_pad x depth_pad pieces (FP16,
+// or TF32 in float storage), k contiguous, zero padded to tile multiples so
+// the gemm's main loop needs no bounds checks; plus what the stats pass
+// learns about each row.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "egemm/gemm_args.hpp"
+#include "egemm/policy.hpp"
+
+namespace egemm::cuda {
+
+struct SplitOperand {
+  void* piece[2] = {nullptr, nullptr};  // hi, lo (lo unused by one-piece rules)
+  index_t rows = 0, depth = 0;          // the logical extent
+  index_t rows_pad = 0, depth_pad = 0;  // the stored extent, in elements
+  // Stats, [rows] each, zero on entry to the stats pass:
+  std::uint32_t* max_abs_bits = nullptr;     // bits of the largest finite |x| (|x| bits order like |x|)
+  std::uint32_t* min_abs_inv_bits = nullptr; // ~bits of the smallest nonzero finite |x| (0: none)
+  std::uint32_t* nonfinite = nullptr;        // nonzero when the row holds Inf or NaN
+  int* exponent = nullptr;                   // [rows_pad] the row was scaled by 2^-exponent before the split
+};
+
+// The stats pass: per row of `src`, max and min nonzero finite |x| and the
+// non-finite flag; a nonzero *any_nonfinite when some row holds Inf or NaN.
+void launch_row_stats(const OperandRows& src, const SplitOperand& dst, std::uint32_t* any_nonfinite,
+                      cudaStream_t stream);
+
+// EmulatedFP32's path choice: folds every row's range verdict of `op` into
+// *path_word (zero on entry; see emulation_path.hpp). After the stats pass.
+void launch_path_verdict(const SplitOperand& op, std::uint32_t* path_word, cudaStream_t stream);
+
+// The split pass: every element of the padded extent into dst's pieces by
+// `rule` (zeros outside `src`), rows first scaled by 2^-range_exponent(max)
+// when `scale_rows`; also writes dst.exponent. After the stats pass.
+// With a path word (EmulatedFP32), the path chosen on the device decides:
+// fp16_scaled splits by `rule`, tf32_full_range by SplitRule::tf32 without
+// scaling, native_fp32 writes nothing.
+void launch_split(const OperandRows& src, SplitRule rule, bool scale_rows, const SplitOperand& dst,
+                  const std::uint32_t* path_word, cudaStream_t stream);
+
+}  // namespace egemm::cuda

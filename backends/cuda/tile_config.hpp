@@ -1,0 +1,42 @@
+// The shape of the fused gemm's work decomposition, as a type: a thread block
+// computes a bm x bn tile of C, each warp a warp_m x warp_n part of it, from
+// k-tiles of 64 bytes per row (32 FP16 or 16 TF32 values) streamed through
+// `stages` shared-memory buffers.
+#pragma once
+
+namespace egemm::cuda {
+
+template <int BM, int BN, int WarpM, int WarpN, int Stages>
+struct TileConfig {
+  static constexpr int bm = BM, bn = BN;
+  static constexpr int warp_m = WarpM, warp_n = WarpN;
+  static constexpr int stages = Stages;
+  static constexpr int row_bytes = 64;  // one k-tile row: four 16-byte chunks
+  static constexpr int chunks = row_bytes / 16;
+
+  static constexpr int warps_m = bm / warp_m, warps_n = bn / warp_n;
+  static constexpr int warps = warps_m * warps_n;
+  static constexpr int threads = warps * 32;
+
+  // The warp tile is m_frags x n_frags mma instructions (16x8 each) per k-step.
+  static constexpr int m_frags = warp_m / 16, n_frags = warp_n / 8;
+  static constexpr int mma_steps = chunks / 2;  // one mma reads two chunks of k
+
+  static_assert(bm % warp_m == 0 && bn % warp_n == 0, "warps must tile the block");
+  static_assert(warp_m % 16 == 0 && warp_n % 16 == 0, "B fragments are loaded 16 columns at a time");
+  static_assert(stages >= 2, "a pipeline needs at least two buffers");
+};
+
+// FP16 pieces: 128x128 blocks of 8 warps (2 x 4, 64x32 each), 4 stages = 128 KiB of
+// shared memory with two pieces per operand; one block per SM.
+using Fp16Tile = TileConfig<128, 128, 64, 32, 4>;
+// TF32 pieces (the full-range path): a 32x32 warp tile leaves registers for the
+// k-step sum the fold needs across the two k8 mmas of a 16-wide k-step.
+using Tf32Tile = TileConfig<128, 64, 32, 32, 4>;
+
+// Rows of op(A) and columns of op(B) are padded to this (a multiple of every tile's bm, bn).
+inline constexpr int split_row_multiple = 128;
+// k is padded to this many elements (a multiple of both formats' k-tile: 32 FP16, 16 TF32).
+inline constexpr int split_depth_multiple = 32;
+
+}  // namespace egemm::cuda

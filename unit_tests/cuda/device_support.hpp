@@ -1,0 +1,115 @@
+// What the GPU tests share: device buffers, running the stream API on device
+// copies of host operands, and checks against the float64 reference and the
+// host oracle.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "egemm/gemm.hpp"
+#include "egemm/policy.hpp"
+#include "egemm/reference.hpp"
+#include "support/gemm_check.hpp"
+#include "support/matrices.hpp"
+
+namespace egemm::test {
+
+inline void cuda_ok(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// Skips the test, visibly, where no usable GPU is present.
+#define EGEMM_REQUIRE_GPU()                                                                     \
+  do {                                                                                          \
+    if (!::egemm::cuda_available()) GTEST_SKIP() << "no CUDA device with sm_80+ tensor cores visible"; \
+  } while (0)
+
+template <class T>
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t count) : count_(count) {
+    cuda_ok(cudaMalloc(&ptr_, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc");
+  }
+  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
+  ~DeviceBuffer() { (void)cudaFree(ptr_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  T* get() const { return ptr_; }
+  std::size_t size() const { return count_; }
+  void upload(const std::vector<T>& host) {
+    cuda_ok(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  }
+  void upload(const T* host, std::size_t count) {
+    cuda_ok(cudaMemcpy(ptr_, host, count * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  }
+  std::vector<T> download() const {
+    std::vector<T> host(count_);
+    cuda_ok(cudaMemcpy(host.data(), ptr_, count_ * sizeof(T), cudaMemcpyDeviceToHost), "download");
+    return host;
+  }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_;
+};
+
+inline char op_char(Op op) { return op == Op::none ? 'N' : 'T'; }
+
+// Elements of A, B and C as stored (leading dimension times columns).
+inline std::size_t a_elems(const GemmArgs& g) {
+  const index_t cols = g.trans_a == Op::none ? g.k : g.m;
+  return static_cast<std::size_t>(cols == 0 ? 0 : g.lda * cols);
+}
+inline std::size_t b_elems(const GemmArgs& g) {
+  const index_t cols = g.trans_b == Op::none ? g.n : g.k;
+  return static_cast<std::size_t>(cols == 0 ? 0 : g.ldb * cols);
+}
+inline std::size_t c_elems(const GemmArgs& g) { return static_cast<std::size_t>(g.ldc * std::max<index_t>(g.n, 1)); }
+
+// The stream API on device copies of g's host operands; C (all of it,
+// padding rows included) comes back into g.c.
+template <class Policy>
+void run_on_device(Policy, const GemmArgs& g, cudaStream_t stream) {
+  DeviceBuffer<float> a(a_elems(g)), b(b_elems(g)), c(c_elems(g));
+  a.upload(g.a, a.size());
+  b.upload(g.b, b.size());
+  c.upload(g.c, c.size());
+  gemm(Policy{}, op_char(g.trans_a), op_char(g.trans_b), g.m, g.n, g.k, g.alpha, a.get(), g.lda, b.get(), g.ldb, g.beta,
+       c.get(), g.ldc, stream);
+  cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  cuda_ok(cudaMemcpy(g.c, c.get(), c.size() * sizeof(float), cudaMemcpyDeviceToHost), "download C");
+}
+
+// Entry-wise: the device result within the a-priori bound of the float64
+// reference (check_gemm), and within twice that bound of the host oracle's
+// result on the same inputs (both are within the bound of the exact product).
+template <class Policy>
+double check_device_gemm(Policy, const GemmCase& gc, cudaStream_t stream = nullptr) {
+  constexpr PolicyId id = policy_traits<Policy>::id;
+  return check_gemm(id, gc, [&](const GemmArgs& g) {
+    const std::vector<float> c_in(g.c, g.c + c_elems(g));
+    std::vector<float> c_host = c_in;
+    gemm(Policy{}, op_char(g.trans_a), op_char(g.trans_b), g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta,
+         c_host.data(), g.ldc);
+    run_on_device(Policy{}, g, stream);
+    const std::vector<double> bound = error_bound(id, g, c_in);
+    int reported = 0;
+    for (index_t j = 0; j < g.n; ++j)
+      for (index_t i = 0; i < g.m; ++i) {
+        const float d = g.c[i + j * g.ldc], h = c_host[i + j * g.ldc];
+        const double diff = std::fabs(static_cast<double>(d) - h);
+        if (!(diff <= 2.0 * bound[i + j * g.m]) && reported++ < 5)
+          ADD_FAILURE() << "device C(" << i << "," << j << ") = " << d << ", host oracle " << h << ", difference "
+                        << diff << " > 2 * bound " << bound[i + j * g.m];
+      }
+    EXPECT_EQ(reported, 0) << reported << " entries differ from the host oracle by more than twice the bound";
+  });
+}
+
+}  // namespace egemm::test

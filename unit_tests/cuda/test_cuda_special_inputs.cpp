@@ -1,0 +1,163 @@
+// Inputs the split must handle specially: Inf/NaN in rows of op(A) and
+// columns of op(B) (recomputed by the fixup kernel as FP32 gemm would), and
+// magnitudes far outside FP16's range (EmulatedFP32's row/column scaling).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "device_support.hpp"
+#include "egemm/path_selection.hpp"
+
+namespace egemm {
+namespace {
+
+using test::Matrix;
+
+// C(i, j) as FP32 gemm computes it in k order: what special-value entries must be.
+float fp32_entry(const GemmArgs& g, const std::vector<float>& c_before, index_t i, index_t j) {
+  float s = 0.0f;
+  for (index_t p = 0; p < g.k; ++p) s = std::fma(g.a[g.a_offset(i, p)], g.b[g.b_offset(p, j)], s);
+  return g.beta == 0.0f ? g.alpha * s : std::fma(g.alpha, s, g.beta * c_before[g.c_offset(i, j)]);
+}
+
+// Runs Policy on the device and checks every entry: special ones against
+// fp32_entry (same value, NaN for NaN), the rest against the float64
+// reference within the policy's a-priori bound. Returns the number of special entries.
+template <class Policy>
+index_t check_with_specials(Policy, Matrix& a, Matrix& b, Matrix& c, char ta, char tb, index_t m, index_t n, index_t k,
+                            float alpha, float beta, const std::vector<bool>& row_special,
+                            const std::vector<bool>& col_special) {
+  const GemmArgs g =
+      make_gemm_args("test", ta, tb, m, n, k, alpha, a.ptr(), a.ld, b.ptr(), b.ld, beta, c.ptr(), c.ld);
+  const std::vector<float> c_before = c.data;
+  std::vector<double> ref(static_cast<std::size_t>(m * n));
+  reference::gemm_fp64(g, ref.data());
+  const std::vector<double> bound = test::error_bound(policy_traits<Policy>::id, g, c_before);
+  test::run_on_device(Policy{}, g, nullptr);
+
+  index_t specials = 0;
+  int reported = 0;
+  for (index_t j = 0; j < n; ++j)
+    for (index_t i = 0; i < m; ++i) {
+      const float v = c(i, j);
+      if (row_special[i] || col_special[j]) {
+        ++specials;
+        const float want = fp32_entry(g, c_before, i, j);
+        const bool same = std::isnan(want) ? std::isnan(v) : v == want;
+        if (!same && reported++ < 5) ADD_FAILURE() << "special C(" << i << "," << j << ") = " << v << ", FP32 gemm gives " << want;
+        continue;
+      }
+      const double err = std::fabs(v - ref[i + j * m]);
+      if (!(std::isfinite(v) && err <= bound[i + j * m]) && reported++ < 5)
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << v << ", reference " << ref[i + j * m] << ", error " << err
+                      << " > bound " << bound[i + j * m];
+    }
+  EXPECT_EQ(reported, 0);
+  return specials;
+}
+
+template <class Policy>
+class CudaSpecialValues : public ::testing::Test {};
+using EmulatedPolicies = ::testing::Types<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32>;
+struct PolicyNames {
+  template <class P>
+  static std::string GetName(int) {
+    return policy_traits<P>::name;
+  }
+};
+TYPED_TEST_SUITE(CudaSpecialValues, EmulatedPolicies, PolicyNames);
+
+TYPED_TEST(CudaSpecialValues, InfAndNaNRowsAndColumns) {
+  EGEMM_REQUIRE_GPU();
+  constexpr float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const index_t m = 37, n = 29, k = 50;
+  for (char ta : {'N', 'T'})
+    for (float beta : {0.0f, 1.5f}) {
+      SCOPED_TRACE(std::string("transA ") + ta + " beta " + std::to_string(beta));
+      Matrix a = ta == 'N' ? test::random_matrix(m, k, test::fresh_seed()) : test::random_matrix(k, m, test::fresh_seed());
+      Matrix b = test::random_matrix(k, n, test::fresh_seed());
+      Matrix c = test::random_matrix(m, n, test::fresh_seed());
+      auto set_a = [&](index_t i, index_t p, float v) { (ta == 'N' ? a(i, p) : a(p, i)) = v; };
+      set_a(3, 5, inf);
+      set_a(10, 7, nan);
+      set_a(20, 0, -inf);
+      b(9, 4) = -inf;
+      b(k - 1, 28) = nan;
+      std::vector<bool> rows(m, false), cols(n, false);
+      rows[3] = rows[10] = rows[20] = true;
+      cols[4] = cols[28] = true;
+      const index_t specials = check_with_specials(TypeParam{}, a, b, c, ta, 'N', m, n, k, 1.25f, beta, rows, cols);
+      EXPECT_EQ(specials, 3 * n + 2 * m - 6);
+    }
+}
+
+// Rows of op(A) and columns of op(B) spread over 2^-60 .. 2^60: each is
+// scaled into FP16's range before the split (the fp16_scaled path), so the
+// relative accuracy holds for every entry.
+TEST(CudaEmulatedFP32, RowAndColumnScalingCoversFP32Range) {
+  EGEMM_REQUIRE_GPU();
+  std::mt19937_64 gen(test::fresh_seed());
+  std::uniform_int_distribution<int> scale(-60, 60);
+  for (char ta : {'N', 'T'})
+    for (char tb : {'N', 'T'}) {
+      SCOPED_TRACE(std::string("transposes ") + ta + tb);
+      const index_t m = 70, n = 45, k = 96;
+      Matrix a = ta == 'N' ? test::random_matrix(m, k, gen()) : test::random_matrix(k, m, gen());
+      Matrix b = tb == 'N' ? test::random_matrix(k, n, gen()) : test::random_matrix(n, k, gen());
+      for (index_t i = 0; i < m; ++i) {
+        const int e = scale(gen);
+        for (index_t p = 0; p < k; ++p) {
+          float& x = ta == 'N' ? a(i, p) : a(p, i);
+          x = std::ldexp(x, e);
+        }
+      }
+      for (index_t j = 0; j < n; ++j) {
+        const int e = scale(gen);
+        for (index_t p = 0; p < k; ++p) {
+          float& x = tb == 'N' ? b(p, j) : b(j, p);
+          x = std::ldexp(x, e);
+        }
+      }
+      ASSERT_EQ(emulated_fp32_path(ta, tb, m, n, k, a.ptr(), a.ld, b.ptr(), b.ld), EmulationPath::fp16_scaled);
+      Matrix c(m, n);
+      test::poison(c);
+      check_with_specials(EmulatedFP32{}, a, b, c, ta, tb, m, n, k, 1.0f, 0.0f, std::vector<bool>(m, false),
+                          std::vector<bool>(n, false));
+    }
+}
+
+// Elements spread 2^-20 .. 2^20 within a row: too wide for scaled FP16
+// pieces, so EmulatedFP32 takes the TF32 path, chosen on the device.
+TEST(CudaEmulatedFP32, WideRowsTakeTheTf32Path) {
+  EGEMM_REQUIRE_GPU();
+  std::mt19937_64 gen(test::fresh_seed());
+  for (char ta : {'N', 'T'}) {
+    const index_t m = 90, n = 60, k = 200;
+    Matrix a = ta == 'N' ? test::random_wide_matrix(m, k, gen(), -20, 20) : test::random_wide_matrix(k, m, gen(), -20, 20);
+    Matrix b = test::random_wide_matrix(k, n, gen(), -20, 20);
+    ASSERT_EQ(emulated_fp32_path(ta, 'N', m, n, k, a.ptr(), a.ld, b.ptr(), b.ld), EmulationPath::tf32_full_range);
+    Matrix c = test::random_matrix(m, n, gen());
+    check_with_specials(EmulatedFP32{}, a, b, c, ta, 'N', m, n, k, -2.0f, 0.5f, std::vector<bool>(m, false),
+                        std::vector<bool>(n, false));
+  }
+}
+
+// A magnitude beyond TF32's largest finite value: the plain FP32 path.
+TEST(CudaEmulatedFP32, HugeMagnitudesTakeTheNativePath) {
+  EGEMM_REQUIRE_GPU();
+  const index_t m = 40, n = 33, k = 70;
+  Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(k, n, test::fresh_seed());
+  a(5, 9) = 0.99999f * std::numeric_limits<float>::max();
+  for (index_t p = 0; p < k; ++p) b(p, 0) *= 0x1p-100f;  // keeps row 5 times column 0 finite
+  for (index_t j = 1; j < n; ++j) b(9, j) *= 0x1p-100f;  // and every other entry of row 5
+  ASSERT_EQ(emulated_fp32_path('N', 'N', m, n, k, a.ptr(), a.ld, b.ptr(), b.ld), EmulationPath::native_fp32);
+  Matrix c = test::random_matrix(m, n, test::fresh_seed());
+  check_with_specials(EmulatedFP32{}, a, b, c, 'N', 'N', m, n, k, 1.0f, 1.0f, std::vector<bool>(m, false),
+                      std::vector<bool>(n, false));
+}
+
+}  // namespace
+}  // namespace egemm
