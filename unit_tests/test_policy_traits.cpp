@@ -30,7 +30,7 @@ TEST(PolicyTraits, EveryPolicyIsDescribedConsistently) {
       if (t::pieces_per_operand == 1) EXPECT_TRUE(term.a == Piece::hi && term.b == Piece::hi) << t::name;
     }
     EXPECT_EQ(t::pieces_per_operand == 2, t::split == SplitRule::round || t::split == SplitRule::truncate ||
-                                              t::split == SplitRule::round_scaled_lo)
+                                              t::split == SplitRule::round_scaled_lo || t::split == SplitRule::tf32)
         << t::name;
     EXPECT_EQ(t::lo_scale_log2 != 0, t::split == SplitRule::round_scaled_lo) << t::name;
   });

@@ -43,7 +43,8 @@ struct NativeFP32 {};
 // when a row's dynamic range is too wide for its scaled FP16 pieces.
 struct FullRangeTF32x3 {};
 
-using all_policies = std::tuple<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32>;
+using all_policies = std::tuple<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32, FullRangeTF32x3>;
+
 
 // --- what a tag means ----------------------------------------------------------
 
