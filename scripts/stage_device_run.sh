@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Copies the programs a GPU run needs out of a build directory into a small
+# folder that can travel to the GPU machine (the device tool's `carry`):
+# executables, libegemm, the report script. Object files stay behind.
+#   scripts/stage_device_run.sh BUILD_DIR STAGE_DIR
+set -euo pipefail
+build=${1:?build dir}
+stage=${2:?stage dir}
+rm -rf "$stage"
+mkdir -p "$stage/bin" "$stage/lib"
+cp -P "$build"/src/libegemm.so* "$stage/lib/"
+find "$build" -type f -perm -u+x \( -name 'egemm_*' \) ! -path '*/CMakeFiles/*' -exec cp {} "$stage/bin/" \;
+cp "$(dirname "$0")/run_device_checks.sh" "$stage/"
+cp "$(dirname "$0")/../perf_tests/report.py" "$stage/"
+du -sh "$stage"/* | sed 's/^/  /'
