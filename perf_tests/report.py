@@ -111,20 +111,18 @@ def plot(rows, out, title):
         ax.set_ylabel(ylabel)
         ax.grid(True, which="both", alpha=0.3)
 
-    square = by_method(rows, "square")
-    fig, ax = plt.subplots(figsize=(8, 5))
-    line_plot(ax, square, "max_err_vs_sgemm", "max |C - C_SGEMM| (paper eq. 10)", True)
-    ax.set_title(f"Emulation precision, square N^3 — {title}")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "fig7_error.png"), dpi=120)
+    def single_plot(series, key, ylabel, log, heading, filename):
+        fig, ax = plt.subplots(figsize=(8, 5))
+        line_plot(ax, series, key, ylabel, log)
+        ax.set_title(f"{heading} — {title}")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, filename), dpi=120)
 
-    fig, ax = plt.subplots(figsize=(8, 5))
-    line_plot(ax, square, "tflops", "TFLOP/s", False)
-    ax.set_title(f"Square N x N x N — {title}")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "fig8_square.png"), dpi=120)
+    square = by_method(rows, "square")
+    single_plot(square, "max_err_vs_sgemm", "max |C - C_SGEMM| (paper eq. 10)", True, "Emulation precision, square N^3",
+                "fig7_error.png")
+    single_plot(square, "tflops", "TFLOP/s", False, "Square N x N x N", "fig8_square.png")
 
     fig, axes = plt.subplots(1, 2, figsize=(13, 5))
     for ax, kind in zip(axes, ["(N,N,2N)", "(4N,N,N)"]):
