@@ -30,3 +30,59 @@ function(egemm_kokkos_sources)
     set_source_files_properties(${ARGN} PROPERTIES LANGUAGE CUDA)
   endif()
 endfunction()
+
+# Opt-in, off by default: route the stock float KokkosBlas::gemm on
+# Kokkos::Cuda to an EGEMM tag through Kokkos Kernels' own TPL hook
+# (egemm/kokkos/KokkosBlas3_gemm_tpl_spec_avail_egemm.hpp says how and why).
+#   EGEMM_KOKKOS_GEMM_TPL = OFF | EmulatedFP32 | RoundSplit4 | TruncateSplit4 | Half | FullRangeTF32x3
+# When set, EGEMM::kokkos_gemm_tpl defines it and pre-includes <egemm/kokkos.hpp>
+# into every source compiled for Kokkos: C++ requires every translation unit
+# that calls the gemm to see the same specialisation, and a forgotten
+# #include would silently keep the stock gemm in that file.
+set(_egemm_routable_tags EmulatedFP32 RoundSplit4 TruncateSplit4 Half FullRangeTF32x3)
+
+# Whether the Kokkos Kernels found was built with the cuBLAS TPL (which owns
+# float gemm on CUDA): its config header says so, and it exports Kokkos::CUBLAS.
+function(_egemm_kokkos_kernels_has_cublas out)
+  set(_found FALSE)
+  if(TARGET Kokkos::CUBLAS)
+    set(_found TRUE)
+  endif()
+  if(TARGET Kokkos::kokkoskernels)
+    get_target_property(_dirs Kokkos::kokkoskernels INTERFACE_INCLUDE_DIRECTORIES)
+    foreach(_dir IN LISTS _dirs)
+      if(EXISTS "${_dir}/KokkosKernels_config.h")
+        file(STRINGS "${_dir}/KokkosKernels_config.h" _hit REGEX "^#define KOKKOSKERNELS_ENABLE_TPL_CUBLAS")
+        if(_hit)
+          set(_found TRUE)
+        endif()
+      endif()
+    endforeach()
+  endif()
+  set(${out} ${_found} PARENT_SCOPE)
+endfunction()
+
+if(EGEMM_KOKKOS_GEMM_TPL AND NOT TARGET EGEMM::kokkos_gemm_tpl)
+  if(NOT EGEMM_KOKKOS_GEMM_TPL IN_LIST _egemm_routable_tags)
+    message(FATAL_ERROR "EGEMM_KOKKOS_GEMM_TPL=${EGEMM_KOKKOS_GEMM_TPL}: expected OFF or one of ${_egemm_routable_tags}")
+  endif()
+  if(NOT Kokkos_DEVICES MATCHES "CUDA")
+    message(FATAL_ERROR "EGEMM_KOKKOS_GEMM_TPL routes KokkosBlas::gemm on Kokkos::Cuda, but this Kokkos "
+                        "(devices: ${Kokkos_DEVICES}) has no CUDA backend")
+  endif()
+  _egemm_kokkos_kernels_has_cublas(_egemm_kk_cublas)
+  if(_egemm_kk_cublas)
+    message(FATAL_ERROR "EGEMM_KOKKOS_GEMM_TPL: this Kokkos Kernels was built with the cuBLAS TPL, which already "
+                        "owns KokkosBlas::gemm for float on CUDA. Use a Kokkos Kernels configured with "
+                        "-DKokkosKernels_ENABLE_TPL_CUBLAS=OFF, or keep the routing OFF and call "
+                        "KokkosBlas::gemm(space, egemm::EmulatedFP32{}, ...).")
+  endif()
+  add_library(EGEMM::kokkos_gemm_tpl INTERFACE IMPORTED)
+  target_compile_definitions(EGEMM::kokkos_gemm_tpl INTERFACE EGEMM_KOKKOS_GEMM_TPL=${EGEMM_KOKKOS_GEMM_TPL})
+  if(Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA")
+    target_compile_options(EGEMM::kokkos_gemm_tpl INTERFACE "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:--pre-include egemm/kokkos.hpp>")
+  else()
+    target_compile_options(EGEMM::kokkos_gemm_tpl INTERFACE "$<$<COMPILE_LANGUAGE:CXX>:SHELL:-include egemm/kokkos.hpp>")
+  endif()
+  string(APPEND EGEMM_KOKKOS_SUMMARY ", stock float gemm on CUDA routed to ${EGEMM_KOKKOS_GEMM_TPL}")
+endif()

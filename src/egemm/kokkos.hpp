@@ -1,7 +1,16 @@
 // The Kokkos entry point (target EGEMM::kokkos):
 //   #include <egemm/kokkos.hpp>
 //   KokkosBlas::gemm(space, egemm::EmulatedFP32{}, "N", "T", alpha, A, B, beta, C);
+//
+// With EGEMM_KOKKOS_GEMM_TPL defined to a tag name, the plain
+// KokkosBlas::gemm(space, "N", "T", alpha, A, B, beta, C) on float CUDA Views
+// runs that tag too, through Kokkos Kernels' TPL mechanism (see
+// egemm/kokkos/KokkosBlas3_gemm_tpl_spec_avail_egemm.hpp).
 #pragma once
 
 #include "egemm/egemm.hpp"
 #include "egemm/kokkos/KokkosBlas3_gemm_egemm.hpp"
+#if defined(EGEMM_KOKKOS_GEMM_TPL)
+#include "egemm/kokkos/KokkosBlas3_gemm_tpl_spec_avail_egemm.hpp"
+#include "egemm/kokkos/KokkosBlas3_gemm_tpl_spec_decl_egemm.hpp"
+#endif

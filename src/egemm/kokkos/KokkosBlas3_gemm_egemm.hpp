@@ -13,12 +13,19 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <tuple>
 
 #include "egemm/kokkos/execution.hpp"
 #include "egemm/kokkos/view_operand.hpp"
 #include "egemm/policy.hpp"
 
 namespace egemm::kokkos {
+
+#if defined(EGEMM_KOKKOS_GEMM_TPL)
+inline constexpr bool routes_stock_gemm = true;  // see KokkosBlas3_gemm_tpl_spec_avail_egemm.hpp
+#else
+inline constexpr bool routes_stock_gemm = false;
+#endif
 
 inline char trans_char(const char* t, const char* name) {
   if (t == nullptr || t[0] == '\0')
@@ -27,6 +34,23 @@ inline char trans_char(const char* t, const char* name) {
 }
 inline bool is_transposed(char t) { return !(t == 'N' || t == 'n'); }
 inline char op_char(bool transposed) { return transposed ? 'T' : 'N'; }
+
+// The tagged gemm on the Views' storage, column-major through the transpose
+// identity (no copies).
+template <class ExecutionSpace, class Policy, class AView, class BView, class CView>
+void gemm_column_major(const ExecutionSpace& space, Policy tag, bool t_a, bool t_b, index_t m, index_t n, index_t k,
+                       float alpha, const AView& A, const BView& B, float beta, const CView& C) {
+  const ColumnMajorOperand a = column_major(A, "A"), b = column_major(B, "B"), c = column_major(C, "C");
+  if (!c.stored_transposed) {
+    // C = alpha op(A) op(B) + beta C, operands as stored.
+    run_gemm(space, tag, op_char(t_a != a.stored_transposed), op_char(t_b != b.stored_transposed), m, n, k, alpha,
+             a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
+  } else {
+    // Row-major C: C^T = alpha op(B)^T op(A)^T + beta C^T, and C's storage is column-major C^T.
+    run_gemm(space, tag, op_char(!t_b != b.stored_transposed), op_char(!t_a != a.stored_transposed), n, m, k, alpha,
+             b.data, b.ld, a.data, a.ld, beta, c.data, c.ld);
+  }
+}
 
 template <class ExecutionSpace, class Policy, class AView, class BView, class CView>
 void gemm(const ExecutionSpace& space, Policy tag, const char trans_a[], const char trans_b[], float alpha,
@@ -54,25 +78,18 @@ void gemm(const ExecutionSpace& space, Policy tag, const char trans_a[], const c
                            std::to_string(k) + ", op(B) is " + std::to_string(b_k) + "x" + std::to_string(b_n) +
                            ", C is " + std::to_string(m) + "x" + std::to_string(n));
 
-  if constexpr (std::is_same_v<Policy, NativeFP32>) {
+  // NativeFP32 is the stock gemm, except where EGEMM_KOKKOS_GEMM_TPL routes the
+  // stock float gemm on Kokkos::Cuda to EGEMM: there it is cuBLAS SGEMM through
+  // EGEMM's backend (below), which also keeps the routed call from recursing.
+  if constexpr (std::is_same_v<Policy, NativeFP32> && !(routes_stock_gemm && is_cuda_space_v<ExecutionSpace>)) {
 #if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40000
     KokkosBlas::gemm(space, trans_a, trans_b, alpha, A, B, beta, C);
 #else
     space.fence();  // Kokkos Kernels 3.x has no execution-space overload
     KokkosBlas::gemm(trans_a, trans_b, alpha, A, B, beta, C);
 #endif
-    return;
-  }
-
-  const ColumnMajorOperand a = column_major(A, "A"), b = column_major(B, "B"), c = column_major(C, "C");
-  if (!c.stored_transposed) {
-    // C = alpha op(A) op(B) + beta C, operands as stored.
-    run_gemm(space, tag, op_char(t_a != a.stored_transposed), op_char(t_b != b.stored_transposed), m, n, k, alpha,
-             a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
   } else {
-    // Row-major C: C^T = alpha op(B)^T op(A)^T + beta C^T, and C's storage is column-major C^T.
-    run_gemm(space, tag, op_char(!t_b != b.stored_transposed), op_char(!t_a != a.stored_transposed), n, m, k, alpha,
-             b.data, b.ld, a.data, a.ld, beta, c.data, c.ld);
+    gemm_column_major(space, tag, t_a, t_b, m, n, k, alpha, A, B, beta, C);
   }
 }
 
@@ -89,12 +106,26 @@ void gemm(const ExecutionSpace& space, Policy tag, const char transA[], const ch
   egemm::kokkos::gemm(space, tag, transA, transB, alpha, A, B, beta, C);
 }
 
-// gemm on the default instance of C's execution space, with an EGEMM precision tag.
-template <class Policy, class AViewType, class BViewType, class CViewType,
-          std::enable_if_t<egemm::is_policy_v<Policy>, int> = 0>
-void gemm(Policy tag, const char transA[], const char transB[], typename AViewType::const_value_type& alpha,
-          const AViewType& A, const BViewType& B, typename CViewType::const_value_type& beta, const CViewType& C) {
-  egemm::kokkos::gemm(typename CViewType::execution_space{}, tag, transA, transB, alpha, A, B, beta, C);
-}
+// gemm on the default instance of C's execution space, with an EGEMM precision
+// tag. One overload per tag, not a template over the tag: Kokkos Kernels 4.x
+// has gemm(const execution_space&, transA, transB, alpha, A, B, beta, C), which
+// a template first parameter would tie with; a concrete tag type is more
+// specialised, so overload resolution picks this one.
+#define EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(TAG)                                                                    \
+  template <class AViewType, class BViewType, class CViewType>                                                \
+  void gemm(egemm::TAG tag, const char transA[], const char transB[],                                         \
+            typename AViewType::const_value_type& alpha, const AViewType& A, const BViewType& B,               \
+            typename CViewType::const_value_type& beta, const CViewType& C) {                                  \
+    egemm::kokkos::gemm(typename CViewType::execution_space{}, tag, transA, transB, alpha, A, B, beta, C);    \
+  }
+EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(EmulatedFP32)
+EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(RoundSplit4)
+EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(TruncateSplit4)
+EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(Half)
+EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(NativeFP32)
+EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(FullRangeTF32x3)
+#undef EGEMM_KOKKOSBLAS_GEMM_WITH_TAG
+static_assert(std::tuple_size_v<egemm::all_policies> == 6,
+              "a tag was added to egemm::all_policies: add its KokkosBlas::gemm overload above");
 
 }  // namespace KokkosBlas
