@@ -58,7 +58,7 @@ void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperan
     case PolicyId::emulated_fp32:
       if (path == EmulationPath::tf32_full_range)
         return launch<FullRangeTF32x3, Tf32Format, Tf32Tile>(a, b, g, path_word, path, stream);
-      return launch<EmulatedFP32, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);
+      return launch<EmulatedFP32, Fp16Format, Fp16TwoAccumulatorTile>(a, b, g, path_word, path, stream);
     case PolicyId::full_range_tf32x3:
       return launch<FullRangeTF32x3, Tf32Format, Tf32Tile>(a, b, g, path_word, path, stream);
     case PolicyId::round_split4: return launch<RoundSplit4, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);

@@ -108,39 +108,52 @@ struct WarpAccumulators {
         std::make_integer_sequence<int, traits::products>{});
   }
 
-  // One fold k-step (16 values of k) from a stage, starting at mma step `first`.
-  // The tensor core's truncating accumulation of the folded term never spans
-  // more than this k-step: its sum joins the FP32 accumulator with an RN add.
-  __device__ __forceinline__ void fold_step(unsigned char* smem, int stage, int first, int warp_row, int warp_col,
-                                            int lane) {
-    if constexpr (!folds || steps_per_fold == 1) {
-#pragma unroll
-      for (int s = 0; s < steps_per_fold; ++s) {
-        Frags f;
-        f.load(smem, stage, first + s, warp_row, warp_col, lane);
-        mma_step(f, nullptr);
+  // Every mma step of one k-tile (a pipeline stage). With fragment prefetch,
+  // step s + 1's fragments are loaded before step s's mmas issue, so the
+  // ldmatrix latency hides behind them. A folded term's sum over one fold
+  // k-step (16 values of k: one FP16 mma, two TF32 ones) joins its FP32
+  // accumulator with one RN add, so the tensor core's truncating accumulation
+  // never spans more than that k-step.
+  __device__ __forceinline__ void k_tile(unsigned char* smem, int stage, int warp_row, int warp_col, int lane) {
+    constexpr bool prefetch = Tile::prefetch_fragments;
+    constexpr bool sums_steps = folds && steps_per_fold > 1;
+    static_assert(Tile::mma_steps % steps_per_fold == 0, "a k-tile holds whole fold k-steps");
+    Frags f[prefetch ? 2 : 1];
+    float step[Tile::m_frags][Tile::n_frags][4];
+    if constexpr (prefetch) f[0].load(smem, stage, 0, warp_row, warp_col, lane);
+    // Without prefetch the register budget is tight (EmulatedFP32): a rolled
+    // loop keeps ptxas from hoisting later steps' fragments, which would spill.
+#pragma unroll(prefetch ? Tile::mma_steps : 1)
+    for (int s = 0; s < Tile::mma_steps; ++s) {
+      Frags& current = f[prefetch ? s % 2 : 0];
+      if constexpr (prefetch) {
+        if (s + 1 < Tile::mma_steps) f[(s + 1) % 2].load(smem, stage, s + 1, warp_row, warp_col, lane);
+      } else {
+        current.load(smem, stage, s, warp_row, warp_col, lane);
       }
-    } else {
-      float step[Tile::m_frags][Tile::n_frags][4];
+      if constexpr (sums_steps) {
+        if (s % steps_per_fold == 0) {
 #pragma unroll
-      for (int mi = 0; mi < Tile::m_frags; ++mi)
+          for (int mi = 0; mi < Tile::m_frags; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < Tile::n_frags; ++ni)
+            for (int ni = 0; ni < Tile::n_frags; ++ni)
 #pragma unroll
-          for (int v = 0; v < 4; ++v) step[mi][ni][v] = 0.0f;
-#pragma unroll
-      for (int s = 0; s < steps_per_fold; ++s) {
-        Frags f;
-        f.load(smem, stage, first + s, warp_row, warp_col, lane);
-        mma_step(f, step);
+              for (int v = 0; v < 4; ++v) step[mi][ni][v] = 0.0f;
+        }
       }
-      constexpr int main_acc = traits::terms[0].accumulator;
+      mma_step(current, step);
+      if constexpr (sums_steps) {
+        if (s % steps_per_fold == steps_per_fold - 1) {
+          constexpr int main_acc = traits::terms[0].accumulator;
 #pragma unroll
-      for (int mi = 0; mi < Tile::m_frags; ++mi)
+          for (int mi = 0; mi < Tile::m_frags; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < Tile::n_frags; ++ni)
+            for (int ni = 0; ni < Tile::n_frags; ++ni)
 #pragma unroll
-          for (int v = 0; v < 4; ++v) acc[main_acc][mi][ni][v] = __fadd_rn(acc[main_acc][mi][ni][v], step[mi][ni][v]);
+              for (int v = 0; v < 4; ++v)
+                acc[main_acc][mi][ni][v] = __fadd_rn(acc[main_acc][mi][ni][v], step[mi][ni][v]);
+        }
+      }
     }
   }
 };
@@ -218,9 +231,7 @@ __global__ void __launch_bounds__(Tile::threads, 1) fused_gemm_kernel(const Fuse
     sm80::cp_async_commit();
 
     const int stage = kt % Tile::stages;
-#pragma unroll
-    for (int first = 0; first < Tile::mma_steps; first += Accumulators::steps_per_fold)
-      acc.fold_step(smem, stage, first, warp_row, warp_col, lane);
+    acc.k_tile(smem, stage, warp_row, warp_col, lane);
   }
   sm80::cp_async_wait<0>();
 

@@ -8,13 +8,13 @@
 
 namespace egemm::cuda {
 
-// A k-tile row is 64 bytes: four 16-byte chunks, two rows per 128-byte bank
-// line. ldmatrix reads one chunk of 8 consecutive rows; without the XOR, rows
-// r and r + 2 would hit the same banks (4-way conflict). Chunk c of row r is
-// stored at chunk c ^ ((r / 2) % 4), so those 8 reads cover all 32 banks.
-// cp.async writes whole rows' chunks, which stay conflict-free too.
+// A k-tile row is 128 bytes: eight 16-byte chunks spanning all 32 banks.
+// ldmatrix reads one chunk of 8 consecutive rows; unswizzled, all 8 would hit
+// the same 4 banks (8-way conflict). Chunk c of row r is stored at chunk
+// c ^ (r % 8), so those 8 reads cover all 32 banks; cp.async writes a row's
+// 8 chunks from 8 consecutive threads, conflict-free too.
 __device__ __forceinline__ int swizzled_offset(int row, int chunk) {
-  return row * 64 + ((chunk ^ ((row >> 1) & 3)) << 4);  // in bytes
+  return row * 128 + ((chunk ^ (row & 7)) << 4);  // in bytes
 }
 
 template <class Tile, int Pieces>
@@ -32,16 +32,16 @@ struct StageLayout {
   }
 };
 
-// Copies rows [0, Rows) x bytes [k0, k0 + 64) of a k-contiguous piece (row
+// Copies rows [0, Rows) x bytes [k0, k0 + 128) of a k-contiguous piece (row
 // stride `ld` bytes) into a swizzled stage buffer, 16 bytes per cp.async.
 template <int Rows, int Threads>
 __device__ __forceinline__ void copy_tile_async(unsigned char* smem, const unsigned char* gmem, index_t ld,
                                                 index_t k0) {
-  constexpr int chunks = Rows * 4;
+  constexpr int chunks = Rows * 8;
   static_assert(chunks % Threads == 0, "every thread copies the same number of chunks");
 #pragma unroll
   for (int c = threadIdx.x; c < chunks; c += Threads) {
-    const int row = c / 4, chunk = c % 4;
+    const int row = c / 8, chunk = c % 8;
     sm80::cp_async_16(smem + swizzled_offset(row, chunk), gmem + row * ld + k0 + chunk * 16);
   }
 }

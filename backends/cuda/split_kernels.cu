@@ -140,7 +140,8 @@ __global__ void __launch_bounds__(split_threads) split_kernel(const OperandRows 
 #pragma unroll
   for (int c = 0; c < per_thread; ++c) {
     x[c] = tile[r][q * per_thread + c];
-    if (ScaleRows && e != 0) x[c] = numerics::scale_by_pow2(x[c], -e);
+    // NaN passes unscaled, payload kept (as the host's ldexpf does; CUDA's returns a canonical NaN).
+    if (ScaleRows && e != 0 && numerics::is_finite(x[c])) x[c] = numerics::scale_by_pow2(x[c], -e);
   }
   const index_t offset = row * dst.depth_pad + p0 + q * per_thread;
   if (tf32) write_tf32_pieces(x, dst, offset);

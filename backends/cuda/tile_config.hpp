@@ -1,17 +1,20 @@
 // The shape of the fused gemm's work decomposition, as a type: a thread block
 // computes a bm x bn tile of C, each warp a warp_m x warp_n part of it, from
-// k-tiles of 64 bytes per row (32 FP16 or 16 TF32 values) streamed through
-// `stages` shared-memory buffers.
+// k-tiles of 128 bytes per row (64 FP16 or 32 TF32 values) streamed through
+// `stages` shared-memory buffers. With PrefetchFragments the warp loads the
+// next mma step's fragments before issuing the current step's mmas (double
+// buffered registers), where the register budget allows it.
 #pragma once
 
 namespace egemm::cuda {
 
-template <int BM, int BN, int WarpM, int WarpN, int Stages>
+template <int BM, int BN, int WarpM, int WarpN, int Stages, bool PrefetchFragments>
 struct TileConfig {
   static constexpr int bm = BM, bn = BN;
   static constexpr int warp_m = WarpM, warp_n = WarpN;
   static constexpr int stages = Stages;
-  static constexpr int row_bytes = 64;  // one k-tile row: four 16-byte chunks
+  static constexpr bool prefetch_fragments = PrefetchFragments;
+  static constexpr int row_bytes = 128;  // one k-tile row: eight 16-byte chunks, one full bank line
   static constexpr int chunks = row_bytes / 16;
 
   static constexpr int warps_m = bm / warp_m, warps_n = bn / warp_n;
@@ -27,16 +30,19 @@ struct TileConfig {
   static_assert(stages >= 2, "a pipeline needs at least two buffers");
 };
 
-// FP16 pieces: 128x128 blocks of 8 warps (2 x 4, 64x32 each), 4 stages = 128 KiB of
+// FP16 pieces: 128x128 blocks of 8 warps (2 x 4, 64x32 each), 3 stages = 192 KiB of
 // shared memory with two pieces per operand; one block per SM.
-using Fp16Tile = TileConfig<128, 128, 64, 32, 4>;
+using Fp16Tile = TileConfig<128, 128, 64, 32, 3, true>;
+// EmulatedFP32 holds two 64x32 accumulators (main, correction) per warp: no
+// registers are left for a second set of fragments.
+using Fp16TwoAccumulatorTile = TileConfig<128, 128, 64, 32, 3, false>;
 // TF32 pieces (the full-range path): a 32x32 warp tile leaves registers for the
 // k-step sum the fold needs across the two k8 mmas of a 16-wide k-step.
-using Tf32Tile = TileConfig<128, 64, 32, 32, 4>;
+using Tf32Tile = TileConfig<128, 64, 32, 32, 3, true>;
 
 // Rows of op(A) and columns of op(B) are padded to this (a multiple of every tile's bm, bn).
 inline constexpr int split_row_multiple = 128;
-// k is padded to this many elements (a multiple of both formats' k-tile: 32 FP16, 16 TF32).
-inline constexpr int split_depth_multiple = 32;
+// k is padded to this many elements (a multiple of both formats' k-tile: 64 FP16, 32 TF32).
+inline constexpr int split_depth_multiple = 64;
 
 }  // namespace egemm::cuda
