@@ -42,10 +42,13 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
 
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple * sizeof(typename Format::storage) % Tile::row_bytes == 0, "k padding fits");
-  const index_t grid_y = (b.rows_pad + Tile::bn - 1) / Tile::bn;
-  if (grid_y > 65535) throw unsupported("egemm::gemm (CUDA): n = " + std::to_string(g.n) + " exceeds the grid's limit");
-  // Blocks along m first: the blocks in flight together share op(B)'s column tiles in L2.
-  const dim3 grid(static_cast<unsigned>((a.rows_pad + Tile::bm - 1) / Tile::bm), static_cast<unsigned>(grid_y));
+  const index_t tiles_m = (a.rows_pad + Tile::bm - 1) / Tile::bm, tiles_n = (b.rows_pad + Tile::bn - 1) / Tile::bn;
+  if (tiles_m * tiles_n > 0x7fffffff)
+    throw unsupported("egemm::gemm (CUDA): m = " + std::to_string(g.m) + ", n = " + std::to_string(g.n) +
+                      " need more blocks than one grid holds");
+  p.tiles_m = static_cast<int>(tiles_m);
+  p.tiles_n = static_cast<int>(tiles_n);
+  const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n));
   kernel<<<grid, Tile::threads, smem_bytes, stream>>>(p);
   EGEMM_CUDA_CHECK_LAUNCH();
 }
@@ -64,7 +67,7 @@ void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperan
     case PolicyId::round_split4: return launch<RoundSplit4, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);
     case PolicyId::truncate_split4:
       return launch<TruncateSplit4, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);
-    case PolicyId::half: return launch<Half, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);
+    case PolicyId::half: return launch<Half, Fp16Format, Fp16OnePieceTile>(a, b, g, path_word, path, stream);
     case PolicyId::native_fp32: break;
   }
   throw invalid_argument(std::string("egemm::cuda::launch_fused_gemm: no fused kernel for ") + policy_name(policy));

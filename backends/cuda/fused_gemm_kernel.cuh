@@ -188,8 +188,24 @@ __device__ __forceinline__ void epilogue(const WarpAccumulators<Policy, Format, 
     }
 }
 
+// Block b's tile of C. Consecutive blocks walk `group` m-tiles, then the next
+// n-tile: the blocks resident together (a wave) cover a squarish patch of C,
+// so the op(A) row panels and op(B) column panels they read stay in L2
+// (m-fastest over all of m would stream the whole of op(A) from DRAM every wave).
+struct TileCoord {
+  int m, n;
+};
+__device__ __forceinline__ TileCoord tile_order(int block, int tiles_m, int tiles_n) {
+  constexpr int group = 8;
+  const int per_group = group * tiles_n;
+  const int first_m = (block / per_group) * group;
+  const int rows = min(tiles_m - first_m, group);
+  const int in_group = block % per_group;
+  return {first_m + in_group % rows, in_group / rows};
+}
+
 template <class Policy, class Format, class Tile>
-__global__ void __launch_bounds__(Tile::threads, 1) fused_gemm_kernel(const FusedGemmParams p) {
+__global__ void __launch_bounds__(Tile::threads, Tile::min_blocks_per_sm) fused_gemm_kernel(const FusedGemmParams p) {
   if (!path_selected(p.path_word, p.path)) return;  // EmulatedFP32 chose another path on the device
   using traits = policy_traits<Policy>;
   using Accumulators = WarpAccumulators<Policy, Format, Tile>;
@@ -198,8 +214,9 @@ __global__ void __launch_bounds__(Tile::threads, 1) fused_gemm_kernel(const Fuse
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int warp_row = (warp % Tile::warps_m) * Tile::warp_m, warp_col = (warp / Tile::warps_m) * Tile::warp_n;
-  const index_t block_row = static_cast<index_t>(blockIdx.x) * Tile::bm;
-  const index_t block_col = static_cast<index_t>(blockIdx.y) * Tile::bn;
+  const TileCoord tile = tile_order(static_cast<int>(blockIdx.x), p.tiles_m, p.tiles_n);
+  const index_t block_row = static_cast<index_t>(tile.m) * Tile::bm;
+  const index_t block_col = static_cast<index_t>(tile.n) * Tile::bn;
   const index_t ld = p.k_pad * static_cast<index_t>(sizeof(typename Format::storage));  // bytes per row
 
   const unsigned char* a[pieces];

@@ -8,8 +8,9 @@
 
 namespace egemm::cuda {
 
-template <int BM, int BN, int WarpM, int WarpN, int Stages, bool PrefetchFragments>
+template <int BM, int BN, int WarpM, int WarpN, int Stages, bool PrefetchFragments, int MinBlocksPerSM = 1>
 struct TileConfig {
+  static constexpr int min_blocks_per_sm = MinBlocksPerSM;  // __launch_bounds__: caps registers at 64K / (threads x this)
   static constexpr int bm = BM, bn = BN;
   static constexpr int warp_m = WarpM, warp_n = WarpN;
   static constexpr int stages = Stages;
@@ -33,6 +34,9 @@ struct TileConfig {
 // FP16 pieces: 128x128 blocks of 8 warps (2 x 4, 64x32 each), 3 stages = 192 KiB of
 // shared memory with two pieces per operand; one block per SM.
 using Fp16Tile = TileConfig<128, 128, 64, 32, 3, true>;
+// One piece per operand (Half): 96 KiB of shared memory and at most 128
+// registers a thread, so two blocks share an SM and cover each other's barriers.
+using Fp16OnePieceTile = TileConfig<128, 128, 64, 32, 3, true, 2>;
 // EmulatedFP32 holds two 64x32 accumulators (main, correction) per warp: no
 // registers are left for a second set of fragments.
 using Fp16TwoAccumulatorTile = TileConfig<128, 128, 64, 32, 3, false>;
