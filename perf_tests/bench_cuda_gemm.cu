@@ -237,8 +237,8 @@ struct SplitOnly {
     egemm::cuda::launch_row_stats(rb, b, any, p.stream);
     egemm::cuda::launch_path_verdict(a, path, p.stream);
     egemm::cuda::launch_path_verdict(b, path, p.stream);
-    egemm::cuda::launch_split(ra, egemm::SplitRule::round_scaled_lo, true, a, path, p.stream);
-    egemm::cuda::launch_split(rb, egemm::SplitRule::round_scaled_lo, true, b, path, p.stream);
+    egemm::cuda::launch_split(ra, egemm::SplitRule::round_scaled_lo, true, a, path, nullptr, p.stream);
+    egemm::cuda::launch_split(rb, egemm::SplitRule::round_scaled_lo, true, b, path, nullptr, p.stream);
   }
 };
 SplitOnly split_only;

@@ -17,6 +17,7 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
             EmulationPath path, cudaStream_t stream) {
   using traits = policy_traits<Policy>;
   constexpr int smem_bytes = StageLayout<Tile, traits::pieces_per_operand>::bytes;
+  static_assert(smem_bytes <= 99 * 1024, "the pipeline must fit every sm_80+ GPU's per-block shared memory");
   const auto kernel = fused_gemm_kernel<Policy, Format, Tile>;
   // Above 48 KiB of dynamic shared memory a kernel must opt in (per device, so every call).
   EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));

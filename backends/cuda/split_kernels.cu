@@ -116,9 +116,27 @@ __device__ void write_tf32_pieces(const float (&x)[per_thread], const SplitOpera
       make_float4(small[0], small[1], small[2], small[3]);
 }
 
-template <SplitRule Rule, bool ScaleRows>
+// Flags rows holding Inf or NaN from the values a thread holds (8 lanes per row).
+__device__ void record_nonfinite(const float (&x)[per_thread], index_t row, index_t rows, const SplitOperand& dst,
+                                 std::uint32_t* any_nonfinite) {
+  std::uint32_t bad = 0;
+#pragma unroll
+  for (int c = 0; c < per_thread; ++c) bad |= numerics::is_finite(x[c]) ? 0u : 1u;
+#pragma unroll
+  for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) bad |= __shfl_xor_sync(0xffffffffu, bad, lanes);
+  if (bad && threadIdx.x % threads_per_row == 0 && row < rows) {
+    atomicOr(dst.nonfinite + row, 1u);
+    atomicOr(any_nonfinite, 1u);
+  }
+}
+
+// With RecordsNonfinite the split also flags Inf/NaN rows, so a policy that
+// needs no row maximum (no scaling, no path choice) skips the stats pass and
+// reads its operands once.
+template <SplitRule Rule, bool ScaleRows, bool RecordsNonfinite>
 __global__ void __launch_bounds__(split_threads) split_kernel(const OperandRows src, const SplitOperand dst,
-                                                              const std::uint32_t* path_word) {
+                                                              const std::uint32_t* path_word,
+                                                              std::uint32_t* any_nonfinite) {
   // A path-selecting call (EmulatedFP32) splits by the path chosen on the device.
   const EmulationPath path = path_word == nullptr ? EmulationPath::fp16_scaled : path_from_word(*path_word);
   if (path == EmulationPath::native_fp32) return;
@@ -143,6 +161,7 @@ __global__ void __launch_bounds__(split_threads) split_kernel(const OperandRows 
     // NaN passes unscaled, payload kept (as the host's ldexpf does; CUDA's returns a canonical NaN).
     if (ScaleRows && e != 0 && numerics::is_finite(x[c])) x[c] = numerics::scale_by_pow2(x[c], -e);
   }
+  if constexpr (RecordsNonfinite) record_nonfinite(x, row, src.rows, dst, any_nonfinite);
   const index_t offset = row * dst.depth_pad + p0 + q * per_thread;
   if (tf32) write_tf32_pieces(x, dst, offset);
   else if constexpr (Rule != SplitRule::tf32) write_half_pieces<Rule>(x, dst, offset);
@@ -150,9 +169,11 @@ __global__ void __launch_bounds__(split_threads) split_kernel(const OperandRows 
 
 template <SplitRule Rule>
 void launch_split_rule(const OperandRows& src, bool scale_rows, const SplitOperand& dst,
-                       const std::uint32_t* path_word, dim3 grid, cudaStream_t stream) {
-  if (scale_rows) split_kernel<Rule, true><<<grid, split_threads, 0, stream>>>(src, dst, path_word);
-  else split_kernel<Rule, false><<<grid, split_threads, 0, stream>>>(src, dst, path_word);
+                       const std::uint32_t* path_word, std::uint32_t* any_nonfinite, dim3 grid, cudaStream_t stream) {
+  if (scale_rows) split_kernel<Rule, true, false><<<grid, split_threads, 0, stream>>>(src, dst, path_word, nullptr);
+  else if (any_nonfinite != nullptr)
+    split_kernel<Rule, false, true><<<grid, split_threads, 0, stream>>>(src, dst, path_word, any_nonfinite);
+  else split_kernel<Rule, false, false><<<grid, split_threads, 0, stream>>>(src, dst, path_word, nullptr);
   EGEMM_CUDA_CHECK_LAUNCH();
 }
 
@@ -179,19 +200,24 @@ void launch_path_verdict(const SplitOperand& op, std::uint32_t* path_word, cudaS
 }
 
 void launch_split(const OperandRows& src, SplitRule rule, bool scale_rows, const SplitOperand& dst,
-                  const std::uint32_t* path_word, cudaStream_t stream) {
+                  const std::uint32_t* path_word, std::uint32_t* any_nonfinite, cudaStream_t stream) {
   if (dst.rows_pad % tile_edge != 0 || dst.depth_pad % tile_edge != 0)
     throw invalid_argument("egemm::cuda::launch_split: padded extents must be multiples of 32");
+  if (any_nonfinite != nullptr && (scale_rows || path_word != nullptr))
+    throw invalid_argument("egemm::cuda::launch_split: scaling and path choice need the stats pass for the flags");
   const dim3 grid = tile_grid(dst.rows_pad, dst.depth_pad);
   switch (rule) {
     case SplitRule::round_hi_only:
-      return launch_split_rule<SplitRule::round_hi_only>(src, scale_rows, dst, path_word, grid, stream);
-    case SplitRule::round: return launch_split_rule<SplitRule::round>(src, scale_rows, dst, path_word, grid, stream);
+      return launch_split_rule<SplitRule::round_hi_only>(src, scale_rows, dst, path_word, any_nonfinite, grid, stream);
+    case SplitRule::round:
+      return launch_split_rule<SplitRule::round>(src, scale_rows, dst, path_word, any_nonfinite, grid, stream);
     case SplitRule::truncate:
-      return launch_split_rule<SplitRule::truncate>(src, scale_rows, dst, path_word, grid, stream);
+      return launch_split_rule<SplitRule::truncate>(src, scale_rows, dst, path_word, any_nonfinite, grid, stream);
     case SplitRule::round_scaled_lo:
-      return launch_split_rule<SplitRule::round_scaled_lo>(src, scale_rows, dst, path_word, grid, stream);
-    case SplitRule::tf32: return launch_split_rule<SplitRule::tf32>(src, false, dst, path_word, grid, stream);
+      return launch_split_rule<SplitRule::round_scaled_lo>(src, scale_rows, dst, path_word, any_nonfinite, grid,
+                                                           stream);
+    case SplitRule::tf32:
+      return launch_split_rule<SplitRule::tf32>(src, false, dst, path_word, any_nonfinite, grid, stream);
     case SplitRule::none: break;
   }
   throw invalid_argument("egemm::cuda::launch_split: SplitRule::none has no pieces");

@@ -36,11 +36,13 @@ void launch_path_verdict(const SplitOperand& op, std::uint32_t* path_word, cudaS
 
 // The split pass: every element of the padded extent into dst's pieces by
 // `rule` (zeros outside `src`), rows first scaled by 2^-range_exponent(max)
-// when `scale_rows`; also writes dst.exponent. After the stats pass.
-// With a path word (EmulatedFP32), the path chosen on the device decides:
-// fp16_scaled splits by `rule`, tf32_full_range by SplitRule::tf32 without
-// scaling, native_fp32 writes nothing.
+// when `scale_rows`; also writes dst.exponent. With a path word
+// (EmulatedFP32), the path chosen on the device decides: fp16_scaled splits by
+// `rule`, tf32_full_range by SplitRule::tf32 without scaling, native_fp32
+// writes nothing. Scaling and a path word need the stats pass first; without
+// them, a non-null `any_nonfinite` has the split record the non-finite flags
+// itself (dst.nonfinite and *any_nonfinite, zero on entry) and no stats pass is needed.
 void launch_split(const OperandRows& src, SplitRule rule, bool scale_rows, const SplitOperand& dst,
-                  const std::uint32_t* path_word, cudaStream_t stream);
+                  const std::uint32_t* path_word, std::uint32_t* any_nonfinite, cudaStream_t stream);
 
 }  // namespace egemm::cuda

@@ -31,18 +31,24 @@ struct TileConfig {
   static_assert(stages >= 2, "a pipeline needs at least two buffers");
 };
 
-// FP16 pieces: 128x128 blocks of 8 warps (2 x 4, 64x32 each), 3 stages = 192 KiB of
-// shared memory with two pieces per operand; one block per SM.
-using Fp16Tile = TileConfig<128, 128, 64, 32, 3, true>;
-// One piece per operand (Half): 96 KiB of shared memory and at most 128
-// registers a thread, so two blocks share an SM and cover each other's barriers.
+// Every tile keeps its pipeline within 96 KiB of shared memory, under the
+// per-block limit of every sm_80+ GPU (99 KiB on sm_86/sm_89, 163 KiB on A100).
+
+// One piece per operand (Half): 128x128 blocks of 8 warps (2 x 4, 64x32 each),
+// 3 stages, at most 128 registers a thread: two blocks share an SM and cover
+// each other's barrier waits.
 using Fp16OnePieceTile = TileConfig<128, 128, 64, 32, 3, true, 2>;
+// Two pieces per operand: 128x64 blocks of 4 warps (2 x 2, 64x32 each), 2
+// stages, two blocks per SM. Measured on an H100 for EmulatedFP32: 3% faster
+// at 8192^3 than one 128x128 block of 8 warps with 3 stages
+// (perf_tests/results/2026-11-22-h100-cuda-backend.md, run 3).
+using Fp16Tile = TileConfig<128, 64, 64, 32, 2, true, 2>;
 // EmulatedFP32 holds two 64x32 accumulators (main, correction) per warp: no
 // registers are left for a second set of fragments.
-using Fp16TwoAccumulatorTile = TileConfig<128, 128, 64, 32, 3, false>;
+using Fp16TwoAccumulatorTile = TileConfig<128, 64, 64, 32, 2, false, 2>;
 // TF32 pieces (the full-range path): a 32x32 warp tile leaves registers for the
 // k-step sum the fold needs across the two k8 mmas of a 16-wide k-step.
-using Tf32Tile = TileConfig<128, 64, 32, 32, 3, true>;
+using Tf32Tile = TileConfig<128, 64, 32, 32, 2, true>;
 
 // Rows of op(A) and columns of op(B) are padded to this (a multiple of every tile's bm, bn).
 inline constexpr int split_row_multiple = 128;

@@ -73,8 +73,14 @@ TEST(CudaSplit, BitwiseEqualToHostSplit) {
       dst.exponent = exponent.get();
       OperandRows device_rows = host_rows;
       device_rows.base = d_src.get();
-      cuda::launch_row_stats(device_rows, dst, stats.get() + 3 * rows, nullptr);
-      cuda::launch_split(device_rows, r.rule, r.scale_rows, dst, /*path_word=*/nullptr, nullptr);
+      // Scaling needs the stats pass first; the other rules record the non-finite flags in the split.
+      std::uint32_t* any_flag = stats.get() + 3 * rows;
+      if (r.scale_rows) {
+        cuda::launch_row_stats(device_rows, dst, any_flag, nullptr);
+        cuda::launch_split(device_rows, r.rule, true, dst, /*path_word=*/nullptr, /*any_nonfinite=*/nullptr, nullptr);
+      } else {
+        cuda::launch_split(device_rows, r.rule, false, dst, /*path_word=*/nullptr, any_flag, nullptr);
+      }
       test::cuda_ok(cudaDeviceSynchronize(), "sync");
 
       const std::vector<std::uint32_t> dev_hi = hi.download(), dev_lo = lo.download();
