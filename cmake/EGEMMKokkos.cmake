@@ -5,8 +5,8 @@
 #   trilinos_kokkoskernels without include directories.
 # Point CMake at a particular install with Kokkos_ROOT and KokkosKernels_ROOT.
 # Installed with the package and included by EGEMMConfig.cmake as well.
-find_package(Kokkos REQUIRED)
-find_package(KokkosKernels REQUIRED)
+find_package(Kokkos REQUIRED HINTS ${_egemm_kokkos_hints})
+find_package(KokkosKernels REQUIRED HINTS ${_egemm_kokkos_kernels_hints})
 
 if(NOT TARGET EGEMM::KokkosKernels)
   add_library(EGEMM::KokkosKernels INTERFACE IMPORTED)

@@ -4,6 +4,12 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (!egemm::cuda_available()) {  // a CUDA Kokkos cannot initialise without a GPU
+    std::printf("kokkos_api: built; not run (CUDA Kokkos, no GPU visible)\n");
+    return 0;
+  }
+#endif
   Kokkos::ScopeGuard guard(argc, argv);
   Kokkos::View<float**, Kokkos::LayoutLeft> A("A", 2, 2), B("B", 2, 2), C("C", 2, 2);
   auto a = Kokkos::create_mirror_view(A), b = Kokkos::create_mirror_view(B);
