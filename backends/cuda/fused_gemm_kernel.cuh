@@ -93,7 +93,7 @@ struct WarpAccumulators {
 #pragma unroll
             for (int ni = 0; ni < Tile::n_frags; ++ni) {
               if constexpr (fold && steps_per_fold == 1) {
-                // The whole k-step in one mma: sum from zero, then one RN add.
+                // The whole k-step in one FP16 mma (mma_k 16): sum from zero, then one RN add.
                 float sum[4];
                 sm80::mma_f16_f32_zero_c(sum, f.a[ap][mi], f.b[bp][ni]);
 #pragma unroll
