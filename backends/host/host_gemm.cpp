@@ -43,6 +43,8 @@ void run_split(const GemmArgs& g) {
         for (int ii = 0; ii < MR; ++ii) {
           const index_t i = qa * MR + ii;
           if (i >= g.m) break;
+          // Left for the special-value pass below, which must read the caller's C (beta != 0).
+          if (traits::emulated && (A.nonfinite[i] || B.nonfinite[j])) continue;
           const float v = combine_accumulators(acc[0][ii][jj], acc[1][ii][jj], traits::lo_scale_log2,
                                                A.exponent[i] + B.exponent[j]);
           float* c = g.c + g.c_offset(i, j);
