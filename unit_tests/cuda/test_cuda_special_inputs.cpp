@@ -61,14 +61,14 @@ index_t check_with_specials(Policy, Matrix& a, Matrix& b, Matrix& c, char ta, ch
 
 template <class Policy>
 class CudaSpecialValues : public ::testing::Test {};
-using EmulatedPolicies = ::testing::Types<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32>;
+using SpecialValuePolicies = ::testing::Types<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32>;
 struct PolicyNames {
   template <class P>
   static std::string GetName(int) {
     return policy_traits<P>::name;
   }
 };
-TYPED_TEST_SUITE(CudaSpecialValues, EmulatedPolicies, PolicyNames);
+TYPED_TEST_SUITE(CudaSpecialValues, SpecialValuePolicies, PolicyNames);
 
 TYPED_TEST(CudaSpecialValues, InfAndNaNRowsAndColumns) {
   EGEMM_REQUIRE_GPU();
