@@ -5,6 +5,7 @@
 #include "egemm/gemm.hpp"
 #if EGEMM_HAVE_CUDA
 #include "backends/cuda/cuda_gemm.hpp"
+#include "backends/cuda/workspace.hpp"
 #endif
 
 namespace egemm {
@@ -37,6 +38,12 @@ bool cuda_available() {
   return cuda::device_supported();
 #else
   return false;
+#endif
+}
+
+void release_cached_device_memory() {
+#if EGEMM_HAVE_CUDA
+  if (cuda::device_supported()) cuda::release_workspace_memory();
 #endif
 }
 

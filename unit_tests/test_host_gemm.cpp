@@ -10,6 +10,7 @@
 #include "egemm/gemm.hpp"
 #include "egemm/reference.hpp"
 #include "support/gemm_check.hpp"
+#include "support/typed_policies.hpp"
 
 namespace egemm {
 namespace {
@@ -17,21 +18,7 @@ namespace {
 template <class Policy>
 class HostGemm : public ::testing::Test {};
 
-template <class T>
-struct to_testing_types;
-template <class... Ps>
-struct to_testing_types<std::tuple<Ps...>> {
-  using type = ::testing::Types<Ps...>;
-};
-using Policies = to_testing_types<all_policies>::type;
-
-struct PolicyNames {
-  template <class P>
-  static std::string GetName(int) {
-    return policy_traits<P>::name;
-  }
-};
-TYPED_TEST_SUITE(HostGemm, Policies, PolicyNames);
+TYPED_TEST_SUITE(HostGemm, test::AllPolicyTypes, test::PolicyNames);
 
 TYPED_TEST(HostGemm, AllTransposesOddSizesPaddedLeadingDimensions) {
   for (char ta : {'N', 'T'})

@@ -2,6 +2,7 @@
 set(_cuda_dir ${PROJECT_SOURCE_DIR}/backends/cuda)
 target_sources(egemm PRIVATE
   ${_cuda_dir}/memory_kind.cu
+  ${_cuda_dir}/workspace.cu
   ${_cuda_dir}/scale_c.cu
   ${_cuda_dir}/split_kernels.cu
   ${_cuda_dir}/fused_gemm.cu

@@ -1,6 +1,9 @@
-// Stream-ordered scratch memory for one gemm call: allocated with
-// cudaMallocAsync on the caller's stream and released with cudaFreeAsync on
-// it, so the call never synchronises and the pool recycles the memory.
+// Stream-ordered scratch memory for one gemm call: allocated on the caller's
+// stream from EGEMM's own memory pool and freed on it, so the call never
+// synchronises. The pool keeps what it has grown to (release threshold: no
+// limit): the device's default pool returns its memory to the driver at every
+// synchronisation, and re-mapping a gigabyte of split pieces cost ~1.8 ms per
+// 8192^3 call on an H100 (perf_tests/results/2026-11-22-h100-cuda-backend.md).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,10 +14,16 @@
 
 namespace egemm::cuda {
 
+// EGEMM's pool on the current device, created on first use.
+cudaMemPool_t workspace_pool();
+
+// Returns the pool's unused memory to the driver (synchronises the device).
+void release_workspace_memory();
+
 class StreamWorkspace {
  public:
   StreamWorkspace(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-    EGEMM_CUDA_CHECK(cudaMallocAsync(&base_, bytes, stream));
+    EGEMM_CUDA_CHECK(cudaMallocFromPoolAsync(&base_, bytes, workspace_pool(), stream));
   }
   ~StreamWorkspace() { (void)cudaFreeAsync(base_, stream_); }  // after the kernels queued before it
   StreamWorkspace(const StreamWorkspace&) = delete;

@@ -48,4 +48,10 @@ void gemm(Policy, char trans_a, char trans_b, index_t m, index_t n, index_t k, f
 // True when this build has the CUDA backend and a GPU it can run on is visible.
 bool cuda_available();
 
+// The CUDA backend keeps its scratch memory (the split operands, ~4 bytes per
+// element of A and B) in a pool that does not shrink, so repeated calls do
+// not re-map it. This hands the unused part back to the driver; it waits for
+// all work on the current device. A no-op without CUDA.
+void release_cached_device_memory();
+
 }  // namespace egemm

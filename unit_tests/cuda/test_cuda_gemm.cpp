@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "device_support.hpp"
+#include "support/typed_policies.hpp"
 #include "egemm/errors.hpp"
 
 namespace egemm {
@@ -16,21 +17,7 @@ namespace {
 template <class Policy>
 class CudaGemm : public ::testing::Test {};
 
-template <class T>
-struct to_testing_types;
-template <class... Ps>
-struct to_testing_types<std::tuple<Ps...>> {
-  using type = ::testing::Types<Ps...>;
-};
-using Policies = to_testing_types<all_policies>::type;
-
-struct PolicyNames {
-  template <class P>
-  static std::string GetName(int) {
-    return policy_traits<P>::name;
-  }
-};
-TYPED_TEST_SUITE(CudaGemm, Policies, PolicyNames);
+TYPED_TEST_SUITE(CudaGemm, test::AllPolicyTypes, test::PolicyNames);
 
 TYPED_TEST(CudaGemm, AllTransposesSizesPaddedLeadingDimensions) {
   EGEMM_REQUIRE_GPU();
@@ -57,6 +44,18 @@ TYPED_TEST(CudaGemm, NonDefaultStream) {
   test::check_device_gemm(TypeParam{}, {'N', 'T', 150, 131, 97, 0.5f, 2.0f, 1}, stream);
   test::check_device_gemm(TypeParam{}, {'T', 'T', 129, 260, 64, 1.0f, 0.0f, 0}, stream);
   test::cuda_ok(cudaStreamDestroy(stream), "cudaStreamDestroy");
+}
+
+// The workspace pool keeps its memory between calls; handing it back must not
+// break the next call (which grows the pool again), even at a larger size.
+TEST(CudaGemmWorkspace, CallsStayCorrectAcrossAPoolRelease) {
+  EGEMM_REQUIRE_GPU();
+  test::check_device_gemm(EmulatedFP32{}, {'N', 'N', 300, 200, 100, 1.0f, 0.0f, 0});
+  release_cached_device_memory();
+  test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 520, 480, 300, 1.0f, 0.5f, 0});
+  release_cached_device_memory();
+  release_cached_device_memory();  // twice in a row: nothing to give back, still fine
+  test::check_device_gemm(RoundSplit4{}, {'T', 'N', 64, 64, 64, 1.0f, 0.0f, 0});
 }
 
 // beta == 0: C is never read, so NaN in C must not reach the result.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "device_support.hpp"
+#include "support/typed_policies.hpp"
 #include "egemm/path_selection.hpp"
 
 namespace egemm {
@@ -62,13 +63,7 @@ index_t check_with_specials(Policy, Matrix& a, Matrix& b, Matrix& c, char ta, ch
 template <class Policy>
 class CudaSpecialValues : public ::testing::Test {};
 using SpecialValuePolicies = ::testing::Types<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32>;
-struct PolicyNames {
-  template <class P>
-  static std::string GetName(int) {
-    return policy_traits<P>::name;
-  }
-};
-TYPED_TEST_SUITE(CudaSpecialValues, SpecialValuePolicies, PolicyNames);
+TYPED_TEST_SUITE(CudaSpecialValues, SpecialValuePolicies, test::PolicyNames);
 
 TYPED_TEST(CudaSpecialValues, InfAndNaNRowsAndColumns) {
   EGEMM_REQUIRE_GPU();
