@@ -9,6 +9,12 @@
 #include <cstdlib>
 
 int main(int argc, char* argv[]) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (!egemm::cuda_available()) {  // a CUDA Kokkos cannot even initialise without a GPU
+    std::printf("kokkos_app: this Kokkos uses CUDA and no sm_80+ GPU is visible\n");
+    return 77;  // "skipped" for ctest
+  }
+#endif
   Kokkos::ScopeGuard kokkos(argc, argv);
   const int m = 512, n = 384, k = 256;
   using Space = Kokkos::DefaultExecutionSpace;  // Kokkos::Cuda with a CUDA Kokkos
