@@ -9,6 +9,8 @@ stage=${2:?stage dir}
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/lib"
 cp -P "$build"/src/libegemm.so* "$stage/lib/"
+# Debian's Google Benchmark is not on the GPU machine's image.
+cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" 2>/dev/null || true
 find "$build" -type f -perm -u+x \( -name 'egemm_*' \) ! -path '*/CMakeFiles/*' -exec cp {} "$stage/bin/" \;
 cp "$(dirname "$0")/run_device_checks.sh" "$stage/"
 cp "$(dirname "$0")/../perf_tests/report.py" "$stage/"
