@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
   const bool on_gpu = egemm::kokkos::is_cuda_space_v<Space>;
   std::printf("EGEMM demo: C = A * B^T, %d x %d x %d, float Views on %s (%s)\n", n, n, n, Space::name(),
               on_gpu ? "CUDA backend, tensor cores" : "host fallback");
+  if (on_gpu && !egemm::emulated_fp32_uses_tensor_cores(n, n))
+    std::printf("  note: at %d x %d, C is too small to fill this GPU, so EmulatedFP32 hands off to FP32 SGEMM;\n"
+                "        run egemm_demo 4096 to see the tensor-core emulation\n", n, n);
   if (!on_gpu && egemm::cuda_available())
     std::printf("  note: a GPU is present but this Kokkos has no CUDA backend; point Kokkos_ROOT at a CUDA Kokkos\n");
 

@@ -41,6 +41,16 @@ bool cuda_available() {
 #endif
 }
 
+bool emulated_fp32_uses_tensor_cores(index_t m, index_t n) {
+#if EGEMM_HAVE_CUDA
+  return cuda::device_supported() && cuda::emulated_fp32_on_tensor_cores(m, n);
+#else
+  (void)m;
+  (void)n;
+  return false;
+#endif
+}
+
 void release_cached_device_memory() {
 #if EGEMM_HAVE_CUDA
   if (cuda::device_supported()) cuda::release_workspace_memory();

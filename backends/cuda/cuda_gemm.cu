@@ -6,9 +6,13 @@
 // EmulatedFP32 picks its path per call from the operands' row ranges
 // (egemm/path_selection.hpp), like the host backend. The choice is made on
 // the device: every path's kernels are enqueued and all but the chosen one
-// exit at once (emulation_path.hpp).
+// exit at once (emulation_path.hpp). Before any of that, a C too small to
+// give the kernel one full wave of blocks goes to cuBLAS SGEMM, which is
+// faster there and as accurate as FP32 by definition (fused_gemm.hpp).
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "backends/cuda/cublas_native.hpp"
@@ -20,6 +24,7 @@
 #include "backends/cuda/tile_config.hpp"
 #include "backends/cuda/workspace.hpp"
 #include "egemm/errors.hpp"
+#include "egemm/log.hpp"
 
 namespace egemm::cuda {
 namespace {
@@ -114,12 +119,28 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   launch_special_value_fixup(g, s.a.nonfinite, s.b.nonfinite, s.any_nonfinite, path_word, stream);
 }
 
+// EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every
+// size (the GPU tests use it to exercise the kernels on small problems).
+bool small_gemm_fallback_enabled() {
+  const char* v = std::getenv("EGEMM_SMALL_GEMM_FALLBACK");
+  return v == nullptr || std::strcmp(v, "0") != 0;
+}
+
 }  // namespace
+
+bool emulated_fp32_on_tensor_cores(index_t m, index_t n) {
+  return !small_gemm_fallback_enabled() || emulated_fp32_fills_the_gpu(m, n);
+}
 
 void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream) {
   require_tensor_cores(policy);
   switch (policy) {
-    case PolicyId::emulated_fp32: return emulated_gemm<EmulatedFP32>(args, stream);
+    case PolicyId::emulated_fp32:
+      if (!emulated_fp32_on_tensor_cores(args.m, args.n)) {
+        log_debug([&] { return "cuda EmulatedFP32 " + describe(args) + " -> native_fp32 (less than one wave of tiles)"; });
+        return native_sgemm(args, stream);
+      }
+      return emulated_gemm<EmulatedFP32>(args, stream);
     case PolicyId::round_split4: return emulated_gemm<RoundSplit4>(args, stream);
     case PolicyId::truncate_split4: return emulated_gemm<TruncateSplit4>(args, stream);
     case PolicyId::half: return emulated_gemm<Half>(args, stream);

@@ -1,7 +1,9 @@
 // Instantiates and launches the fused gemm kernel: FP16 pieces for the
 // EmulatedFP32 (scaled), RoundSplit4, TruncateSplit4 and Half policies, TF32
 // pieces for the full-range path.
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/fused_gemm.hpp"
@@ -54,7 +56,34 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
   EGEMM_CUDA_CHECK_LAUNCH();
 }
 
+// Blocks of `kernel` one SM holds at once (queried once per device and kernel).
+template <class Policy, class Format, class Tile>
+int resident_blocks_per_sm() {
+  static std::mutex mutex;
+  static std::unordered_map<int, int> per_device;
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = per_device.find(device);
+  if (it != per_device.end()) return it->second;
+  constexpr int smem_bytes = StageLayout<Tile, policy_traits<Policy>::pieces_per_operand>::bytes;
+  const auto kernel = fused_gemm_kernel<Policy, Format, Tile>;
+  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+  int blocks = 0;
+  EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Tile::threads, smem_bytes));
+  return per_device.emplace(device, blocks).first->second;
+}
+
 }  // namespace
+
+bool emulated_fp32_fills_the_gpu(index_t m, index_t n) {
+  using Tile = Fp16TwoAccumulatorTile;
+  int device = 0, sms = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const index_t tiles = ((m + Tile::bm - 1) / Tile::bm) * ((n + Tile::bn - 1) / Tile::bn);
+  return tiles >= static_cast<index_t>(sms) * resident_blocks_per_sm<EmulatedFP32, Fp16Format, Tile>();
+}
 
 void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                        const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream) {

@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "egemm/egemm.hpp"
@@ -23,6 +24,9 @@ const std::string& kokkos_skip_reason() { return skip_reason; }
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  // The tests' Views are small: keep EmulatedFP32 on the tensor cores rather
+  // than its hand-off to SGEMM for a C that does not fill the GPU.
+  setenv("EGEMM_SMALL_GEMM_FALLBACK", "0", 1);
 #if defined(KOKKOS_ENABLE_CUDA)
   if (!egemm::cuda_available()) {
     egemm::test::skip_reason =

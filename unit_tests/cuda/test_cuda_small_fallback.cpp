@@ -1,0 +1,49 @@
+// EmulatedFP32 on a C too small to fill the GPU runs cuBLAS SGEMM (faster
+// there, FP32-accurate by definition); EGEMM_SMALL_GEMM_FALLBACK=0 turns that
+// off. Every other GPU test runs with it off, so the tensor-core kernels are
+// exercised at every size; the test here turns it on where it checks it.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "device_support.hpp"
+
+namespace egemm {
+namespace {
+
+const bool kernels_at_every_size = [] { return setenv("EGEMM_SMALL_GEMM_FALLBACK", "0", 1) == 0; }();
+
+class ScopedFallback {
+ public:
+  explicit ScopedFallback(bool on) { setenv("EGEMM_SMALL_GEMM_FALLBACK", on ? "1" : "0", 1); }
+  ~ScopedFallback() { setenv("EGEMM_SMALL_GEMM_FALLBACK", "0", 1); }
+};
+
+// C of EmulatedFP32 and of NativeFP32 (cuBLAS SGEMM) on the same device inputs.
+std::pair<std::vector<float>, std::vector<float>> emulated_and_sgemm(index_t m, index_t n, index_t k) {
+  const test::Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(k, n, test::fresh_seed());
+  test::DeviceBuffer<float> da(a.data), db(b.data), dc(static_cast<std::size_t>(m * n));
+  gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, da.get(), m, db.get(), k, 0.0f, dc.get(), m, nullptr);
+  std::vector<float> emulated = dc.download();
+  gemm(NativeFP32{}, 'N', 'N', m, n, k, 1.0f, da.get(), m, db.get(), k, 0.0f, dc.get(), m, nullptr);
+  return {emulated, dc.download()};
+}
+
+TEST(CudaEmulatedFP32, SmallProblemsRunSgemmOnlyWhenTheFallbackIsOn) {
+  EGEMM_REQUIRE_GPU();
+  ASSERT_TRUE(kernels_at_every_size);
+  {
+    ScopedFallback on(true);
+    auto [small_emulated, small_sgemm] = emulated_and_sgemm(256, 256, 300);  // a handful of tiles
+    EXPECT_EQ(small_emulated, small_sgemm) << "below one wave EmulatedFP32 should be SGEMM, bit for bit";
+    auto [big_emulated, big_sgemm] = emulated_and_sgemm(4096, 4096, 64);  // thousands of tiles
+    EXPECT_NE(big_emulated, big_sgemm) << "a C that fills the GPU should run the emulation";
+  }
+  auto [emulated, sgemm] = emulated_and_sgemm(256, 256, 300);
+  EXPECT_NE(emulated, sgemm) << "with the fallback off, small problems run the emulation too";
+}
+
+}  // namespace
+}  // namespace egemm
