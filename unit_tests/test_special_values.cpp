@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "egemm/gemm.hpp"
 #include "egemm/reference.hpp"
@@ -91,6 +92,28 @@ TEST(WideExponents, EmulatedFP32KeepsItsBoundAcrossFp32Range) {
   // The same inputs overflow the FP16-range paper algorithm (the documented limit).
   gemm(RoundSplit4{}, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c_rs4.ptr(), m);
   EXPECT_FALSE(std::isfinite(c_rs4(0, 0)));
+}
+
+// Results close to FLT_MAX stay finite where FP32 gemm's do: the scaling is
+// undone once, on the final sum, so no intermediate can overflow earlier.
+TEST(WideExponents, ResultsNearFltMaxDoNotOverflow) {
+  const index_t m = 8, n = 8, k = 32;
+  std::mt19937 gen(static_cast<unsigned>(test::fresh_seed()));
+  std::uniform_real_distribution<float> u(0.5f, 1.0f);
+  Matrix a(m, k), b(k, n), c(m, n);
+  for (float& x : a.data) x = u(gen) * 2.5e18f;  // products <= 6.25e36, sums <= 2e38 < FLT_MAX = 3.4e38
+  for (float& x : b.data) x = u(gen) * 2.5e18f;
+  const GemmArgs args = make_gemm_args("test", 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
+  std::vector<double> ref(static_cast<std::size_t>(m * n));
+  reference::gemm_fp64(args, ref.data());
+  const std::vector<double> bound = test::error_bound(PolicyId::emulated_fp32, args, c.data);
+  gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
+  for (index_t j = 0; j < n; ++j)
+    for (index_t i = 0; i < m; ++i) {
+      ASSERT_LT(ref[i + j * m], static_cast<double>(std::numeric_limits<float>::max()));
+      ASSERT_TRUE(std::isfinite(c(i, j))) << i << "," << j;
+      EXPECT_LE(std::fabs(c(i, j) - ref[i + j * m]), bound[i + j * m]) << i << "," << j;
+    }
 }
 
 TEST(Accuracy, EmulatedFP32IsAtLeastAsAccurateAsPlainFp32OnUniformInputs) {
