@@ -1,0 +1,105 @@
+// kMeans (Lloyd) whose distances go through KokkosBlas::gemm with a tag,
+// against the same code with NativeFP32: end-to-end and gemm time, and how
+// many points end in a different cluster (after the first step too, which
+// isolates the gemm's rounding from later trajectory divergence).
+//
+//   egemm_kmeans [--tag EmulatedFP32] [--points 8192] [--dims 128] [--clusters 64] [--iters 10] [--sweep] [--csv F]
+#include <cstdio>
+#include <vector>
+
+#include "case_study.hpp"
+
+// Outside an anonymous namespace: CUDA's extended lambdas need an enclosing
+// function with external linkage.
+namespace egemm::cases::kmeans_case {
+
+struct Run {
+  std::vector<int> labels, first_labels;
+  Timing time;
+};
+
+Run kmeans(PolicyId tag, const Matrix& x, int clusters, int iters) {
+  const int n = static_cast<int>(x.extent(0)), d = static_cast<int>(x.extent(1));
+  Matrix c("centroids", clusters, d), dist("distances", n, clusters);
+  Labels labels("labels", n);
+  // Start from the first `clusters` points: deterministic, the same for every tag.
+  Kokkos::deep_copy(c, Kokkos::subview(x, Kokkos::make_pair(0, clusters), Kokkos::ALL));
+  const Vector x_norms = squared_norms(x);
+  Run run;
+  Space space;
+  space.fence();
+  Kokkos::Timer timer;
+  for (int it = 0; it < iters; ++it) {
+    run.time.gemm += squared_distances(tag, x, x_norms, c, squared_norms(c), dist);
+    Kokkos::parallel_for(
+        "assign", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int i) {
+          int best = 0;
+          for (int g = 1; g < clusters; ++g)
+            if (dist(i, g) < dist(i, best)) best = g;
+          labels(i) = best;
+        });
+    // Centroids: one thread per (cluster, dimension) scanning the points in
+    // order, so equal labels give bit-equal centroids (no atomics).
+    Kokkos::parallel_for(
+        "update", Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>({0, 0}, {clusters, d}),
+        KOKKOS_LAMBDA(const int g, const int j) {
+          float sum = 0.0f;
+          int count = 0;
+          for (int i = 0; i < n; ++i)
+            if (labels(i) == g) sum += x(i, j), ++count;
+          if (count > 0) c(g, j) = sum / static_cast<float>(count);
+        });
+    if (it == 0) {
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, labels);
+      run.first_labels.assign(h.data(), h.data() + n);
+    }
+  }
+  space.fence();
+  run.time.total = timer.seconds();
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, labels);
+  run.labels.assign(h.data(), h.data() + n);
+  return run;
+}
+
+int differences(const std::vector<int>& a, const std::vector<int>& b) {
+  int diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff += a[i] != b[i];
+  return diff;
+}
+
+void one_size(const Options& o, int points) {
+  const Matrix x = gaussian_blobs(points, o.dims, o.groups, 2021, "points");
+  with_tag(o.tag, [&](PolicyId tag) {
+    kmeans(tag, x, o.groups, 1);  // warm-up: kernels loaded, workspace pools grown
+    const Run fp32 = kmeans(PolicyId::native_fp32, x, o.groups, o.iters);
+    const Run run = kmeans(tag, x, o.groups, o.iters);
+    const int diff = differences(run.labels, fp32.labels), first = differences(run.first_labels, fp32.first_labels);
+    std::printf("%8d %6d %9d %12.2f %12.2f %12.2f %12.2f %8.2f %8.2f %12d %12d\n", points, o.dims, o.groups,
+                run.time.total * 1e3, run.time.gemm * 1e3, fp32.time.total * 1e3, fp32.time.gemm * 1e3,
+                fp32.time.total / run.time.total, fp32.time.gemm / run.time.gemm, diff, first);
+    char line[512];
+    std::snprintf(line, sizeof line, "%s,%d,0,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.4f,%.4f,%d,%d", o.tag.c_str(), points,
+                  o.dims, o.groups, o.iters, run.time.total, run.time.gemm, fp32.time.total, fp32.time.gemm,
+                  fp32.time.total / run.time.total, fp32.time.gemm / run.time.gemm, diff, first);
+    append_csv(o, "kmeans", line);
+  });
+}
+
+}  // namespace egemm::cases::kmeans_case
+
+int main(int argc, char** argv) {
+  using namespace egemm::cases;
+  using egemm::cases::kmeans_case::one_size;
+  Kokkos::ScopeGuard guard(argc, argv);
+  const Options o = parse_options(argc, argv, "egemm_kmeans");
+  std::printf("kMeans on %s: %s vs NativeFP32, %d iterations; times in ms; differences = points whose final "
+              "cluster differs from the FP32 run (first = after one step)\n",
+              Space::name(), o.tag.c_str(), o.iters);
+  std::printf("%8s %6s %9s %12s %12s %12s %12s %8s %8s %12s %12s\n", "points", "dims", "clusters", "total", "gemm",
+              "fp32 total", "fp32 gemm", "speedup", "gemm x", "differences", "first");
+  if (o.sweep)
+    for (int points : {2048, 4096, 8192, 16384, 32768, 65536}) one_size(o, points);
+  else
+    one_size(o, o.points);
+  return 0;
+}
