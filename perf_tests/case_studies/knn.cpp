@@ -8,7 +8,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "case_study.hpp"
+#include "cli.hpp"
+#include "csv.hpp"
+#include "dataset.hpp"
+#include "distances.hpp"
+#include "views.hpp"
 
 // Outside an anonymous namespace: CUDA's extended lambdas need an enclosing
 // function with external linkage.
@@ -112,7 +116,7 @@ int main(int argc, char** argv) {
   std::printf("%8s %8s %6s %4s %12s %12s %12s %12s %8s %8s %10s %12s\n", "points", "queries", "dims", "k", "total",
               "gemm", "fp32 total", "fp32 gemm", "speedup", "gemm x", "differing", "neighbours");
   if (o.sweep)
-    for (int points : {2048, 4096, 8192, 16384, 32768, 65536}) knn_case::one_size(o, points);
+    for (int points : sweep_points) knn_case::one_size(o, points);
   else
     knn_case::one_size(o, o.points);
   return 0;
