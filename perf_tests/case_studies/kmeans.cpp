@@ -11,6 +11,7 @@
 #include "csv.hpp"
 #include "dataset.hpp"
 #include "distances.hpp"
+#include "egemm/kokkos.hpp"
 #include "views.hpp"
 
 // Outside an anonymous namespace: CUDA's extended lambdas need an enclosing
@@ -26,6 +27,8 @@ Run kmeans(PolicyId tag, const Matrix& x, int clusters, int iters) {
   const int n = static_cast<int>(x.extent(0)), d = static_cast<int>(x.extent(1));
   Matrix c("centroids", clusters, d), dist("distances", n, clusters);
   Labels labels("labels", n);
+  Matrix membership("membership", n, clusters), sums("sums", clusters, d), counts("counts", clusters, 1), ones("ones", n, 1);
+  Kokkos::deep_copy(ones, 1.0f);
   // Start from the first `clusters` points: deterministic, the same for every tag.
   Kokkos::deep_copy(c, Kokkos::subview(x, Kokkos::make_pair(0, clusters), Kokkos::ALL));
   const Vector x_norms = squared_norms(x);
@@ -42,16 +45,19 @@ Run kmeans(PolicyId tag, const Matrix& x, int clusters, int iters) {
             if (dist(i, g) < dist(i, best)) best = g;
           labels(i) = best;
         });
-    // Centroids: one thread per (cluster, dimension) scanning the points in
-    // order, so equal labels give bit-equal centroids (no atomics).
+    // Centroids as gemms: sums = M^T X and counts = M^T 1 with M the one-hot
+    // membership matrix. NativeFP32 in both runs, so equal labels give
+    // bit-equal centroids (no atomics), and the update costs a gemm rather
+    // than a scan of all points per (cluster, dimension).
+    Kokkos::parallel_for(
+        "membership", Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>({0, 0}, {n, clusters}),
+        KOKKOS_LAMBDA(const int i, const int g) { membership(i, g) = labels(i) == g ? 1.0f : 0.0f; });
+    KokkosBlas::gemm(space, NativeFP32{}, "T", "N", 1.0f, membership, x, 0.0f, sums);
+    KokkosBlas::gemm(space, NativeFP32{}, "T", "N", 1.0f, membership, ones, 0.0f, counts);
     Kokkos::parallel_for(
         "update", Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>({0, 0}, {clusters, d}),
         KOKKOS_LAMBDA(const int g, const int j) {
-          float sum = 0.0f;
-          int count = 0;
-          for (int i = 0; i < n; ++i)
-            if (labels(i) == g) sum += x(i, j), ++count;
-          if (count > 0) c(g, j) = sum / static_cast<float>(count);
+          if (counts(g, 0) > 0.0f) c(g, j) = sums(g, j) / counts(g, 0);  // empty cluster: keep its centroid
         });
     if (it == 0) {
       auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, labels);
