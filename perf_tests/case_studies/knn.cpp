@@ -19,40 +19,62 @@
 namespace egemm::cases::knn_case {
 
 constexpr int max_k = 32;
+// Reference points per partial top-k scan: many short scans keep a GPU busy
+// (one thread per query would leave most of it idle and hide the gemm).
+constexpr int refs_per_chunk = 1024;
 
 struct Run {
   std::vector<int> neighbours;  // queries x k, each query's indices sorted ascending
   Timing time;
 };
 
+// Insertion into the sorted list of the k smallest (d, idx) so far; a tie
+// keeps the candidate seen first, so the result is that of one serial scan.
+KOKKOS_INLINE_FUNCTION void keep_smallest(float* d, int* idx, int& have, int k, float v, int r) {
+  if (have == k && !(v < d[k - 1])) return;
+  int pos = have < k ? have++ : k - 1;
+  while (pos > 0 && d[pos - 1] > v) {
+    d[pos] = d[pos - 1];
+    idx[pos] = idx[pos - 1];
+    --pos;
+  }
+  d[pos] = v;
+  idx[pos] = r;
+}
+
 Run knn(PolicyId tag, const Matrix& queries, const Matrix& refs, int k) {
   const int nq = static_cast<int>(queries.extent(0)), nr = static_cast<int>(refs.extent(0));
+  const int chunks = (nr + refs_per_chunk - 1) / refs_per_chunk;
   Matrix dist("distances", nq, nr);
+  Kokkos::View<float***, Kokkos::LayoutRight, Space> part_d("partial_distances", nq, chunks, k);
+  Kokkos::View<int***, Kokkos::LayoutRight, Space> part_i("partial_neighbours", nq, chunks, k);
+  Kokkos::View<int**, Kokkos::LayoutRight, Space> part_n("partial_counts", nq, chunks);
   Kokkos::View<int**, Kokkos::LayoutRight, Space> best("neighbours", nq, k);
   Run run;
   Space space;
   space.fence();
   Kokkos::Timer timer;
   run.time.gemm = squared_distances(tag, queries, squared_norms(queries), refs, squared_norms(refs), dist);
+  // Top-k of each (query, chunk of references), then of each query's chunks in order.
   Kokkos::parallel_for(
-      "select", Kokkos::RangePolicy<Space>(0, nq), KOKKOS_LAMBDA(const int q) {
-        // Insertion into a sorted list of the k smallest so far (k <= max_k).
+      "select_chunks", Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>({0, 0}, {nq, chunks}),
+      KOKKOS_LAMBDA(const int q, const int c) {
         float d[max_k];
         int idx[max_k];
         int have = 0;
-        for (int r = 0; r < nr; ++r) {
-          const float v = dist(q, r);
-          if (have == k && !(v < d[k - 1])) continue;
-          int pos = have < k ? have++ : k - 1;
-          while (pos > 0 && d[pos - 1] > v) {
-            d[pos] = d[pos - 1];
-            idx[pos] = idx[pos - 1];
-            --pos;
-          }
-          d[pos] = v;
-          idx[pos] = r;
-        }
-        for (int j = 0; j < k; ++j) best(q, j) = idx[j];
+        const int end = (c + 1) * refs_per_chunk < nr ? (c + 1) * refs_per_chunk : nr;
+        for (int r = c * refs_per_chunk; r < end; ++r) keep_smallest(d, idx, have, k, dist(q, r), r);
+        for (int j = 0; j < have; ++j) part_d(q, c, j) = d[j], part_i(q, c, j) = idx[j];
+        part_n(q, c) = have;
+      });
+  Kokkos::parallel_for(
+      "select_merge", Kokkos::RangePolicy<Space>(0, nq), KOKKOS_LAMBDA(const int q) {
+        float d[max_k];
+        int idx[max_k];
+        int have = 0;
+        for (int c = 0; c < chunks; ++c)
+          for (int j = 0; j < part_n(q, c); ++j) keep_smallest(d, idx, have, k, part_d(q, c, j), part_i(q, c, j));
+        for (int j = 0; j < k; ++j) best(q, j) = j < have ? idx[j] : -1;
       });
   space.fence();
   run.time.total = timer.seconds();
