@@ -41,12 +41,13 @@ bool cuda_available() {
 #endif
 }
 
-bool emulated_fp32_uses_tensor_cores(index_t m, index_t n) {
+bool emulated_fp32_uses_tensor_cores(index_t m, index_t n, index_t k) {
 #if EGEMM_HAVE_CUDA
-  return cuda::device_supported() && cuda::emulated_fp32_on_tensor_cores(m, n);
+  return cuda::device_supported() && cuda::emulated_fp32_on_tensor_cores(m, n, k);
 #else
   (void)m;
   (void)n;
+  (void)k;
   return false;
 #endif
 }

@@ -6,15 +6,18 @@
 // EmulatedFP32 picks its path per call from the operands' row ranges
 // (egemm/path_selection.hpp), like the host backend. The choice is made on
 // the device: every path's kernels are enqueued and all but the chosen one
-// exit at once (emulation_path.hpp). Before any of that, a C too small to
-// give the kernel one full wave of blocks goes to cuBLAS SGEMM, which is
-// faster there and as accurate as FP32 by definition (fused_gemm.hpp).
+// exit at once (emulation_path.hpp). Before any of that, a problem where
+// the emulation cannot win goes to cuBLAS SGEMM, which is faster there and
+// as accurate as FP32 by definition: a C too small to give the kernel one
+// full wave of blocks (fused_gemm.hpp), or one so thin that splitting the
+// operands costs more than the tensor cores save (egemm/model/crossover.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "backends/cuda/crossover_rates.hpp"
 #include "backends/cuda/cublas_native.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
@@ -120,7 +123,7 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
 }
 
 // EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every
-// size (the GPU tests use it to exercise the kernels on small problems).
+// size and shape (the GPU tests use it to exercise the kernels on small problems).
 bool small_gemm_fallback_enabled() {
   const char* v = std::getenv("EGEMM_SMALL_GEMM_FALLBACK");
   return v == nullptr || std::strcmp(v, "0") != 0;
@@ -128,16 +131,17 @@ bool small_gemm_fallback_enabled() {
 
 }  // namespace
 
-bool emulated_fp32_on_tensor_cores(index_t m, index_t n) {
-  return !small_gemm_fallback_enabled() || emulated_fp32_fills_the_gpu(m, n);
+bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
+  return !small_gemm_fallback_enabled() ||
+         (emulated_fp32_fills_the_gpu(m, n) && model::emulation_pays(emulated_fp32_crossover_model(), m, n, k));
 }
 
 void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream) {
   require_tensor_cores(policy);
   switch (policy) {
     case PolicyId::emulated_fp32:
-      if (!emulated_fp32_on_tensor_cores(args.m, args.n)) {
-        log_debug([&] { return "cuda EmulatedFP32 " + describe(args) + " -> native_fp32 (less than one wave of tiles)"; });
+      if (!emulated_fp32_on_tensor_cores(args.m, args.n, args.k)) {
+        log_debug([&] { return "cuda EmulatedFP32 " + describe(args) + " -> native_fp32 (the emulation cannot win here)"; });
         return native_sgemm(args, stream);
       }
       return emulated_gemm<EmulatedFP32>(args, stream);

@@ -20,9 +20,9 @@ void scale_c(const GemmArgs& args, cudaStream_t stream);
 void require_device_memory(const GemmArgs& args);
 void require_host_memory(const GemmArgs& args);
 
-// EmulatedFP32 on an m x n C runs the tensor-core emulation, not the SGEMM
-// hand-off for a C too small to fill the GPU (see egemm::emulated_fp32_uses_tensor_cores).
-bool emulated_fp32_on_tensor_cores(index_t m, index_t n);
+// EmulatedFP32 on an m x n x k problem runs the tensor-core emulation, not the
+// SGEMM hand-off (see egemm::emulated_fp32_uses_tensor_cores).
+bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k);
 
 // A CUDA device is visible and has the tensor cores the kernels use (sm_80+).
 bool device_supported();

@@ -8,6 +8,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/fused_gemm.cu
   ${_cuda_dir}/special_values.cu
   ${_cuda_dir}/cublas_native.cu
+  ${_cuda_dir}/crossover_rates.cu
   ${_cuda_dir}/cuda_gemm.cu)
 target_link_libraries(egemm PRIVATE CUDA::cudart CUDA::cublas)
 # -Xptxas=-v: the build log records every kernel's registers and spills (the

@@ -48,11 +48,14 @@ void gemm(Policy, char trans_a, char trans_b, index_t m, index_t n, index_t k, f
 // True when this build has the CUDA backend and a GPU it can run on is visible.
 bool cuda_available();
 
-// On the current CUDA device: does EmulatedFP32 on an m x n C run on the
-// tensor cores? A C too small to give the kernel one full wave of blocks runs
-// cuBLAS SGEMM instead (faster there, FP32 either way; environment
-// EGEMM_SMALL_GEMM_FALLBACK=0 turns that off). False without CUDA.
-bool emulated_fp32_uses_tensor_cores(index_t m, index_t n);
+// On the current CUDA device: does EmulatedFP32 on an m x n x k problem run
+// on the tensor cores? Where the emulation cannot win, it runs cuBLAS SGEMM
+// instead (faster there, FP32 either way): a C too small to give the kernel
+// one full wave of blocks, or so thin that the split's memory traffic costs
+// more than the tensor cores save (egemm/model/crossover.hpp; on an H100,
+// m n / (m + n) below ~300). Environment EGEMM_SMALL_GEMM_FALLBACK=0 turns
+// the hand-off off. False without CUDA.
+bool emulated_fp32_uses_tensor_cores(index_t m, index_t n, index_t k);
 
 // The CUDA backend keeps its scratch memory (the split operands, ~4 bytes per
 // element of A and B) in a pool that does not shrink, so repeated calls do

@@ -1,6 +1,6 @@
-// EmulatedFP32 on a C too small to fill the GPU runs cuBLAS SGEMM (faster
-// there, FP32-accurate by definition); EGEMM_SMALL_GEMM_FALLBACK=0 turns that
-// off. Every other GPU test runs with it off, so the tensor-core kernels are
+// EmulatedFP32 where it cannot win (a C too small to fill the GPU, or too
+// thin for the split to pay) runs cuBLAS SGEMM (faster there, FP32-accurate
+// by definition); EGEMM_SMALL_GEMM_FALLBACK=0 turns that off. Every other GPU test runs with it off, so the tensor-core kernels are
 // exercised at every size; the test here turns it on where it checks it.
 #include <gtest/gtest.h>
 
@@ -40,6 +40,11 @@ TEST(CudaEmulatedFP32, SmallProblemsRunSgemmOnlyWhenTheFallbackIsOn) {
     EXPECT_EQ(small_emulated, small_sgemm) << "below one wave EmulatedFP32 should be SGEMM, bit for bit";
     auto [big_emulated, big_sgemm] = emulated_and_sgemm(4096, 4096, 64);  // thousands of tiles
     EXPECT_NE(big_emulated, big_sgemm) << "a C that fills the GPU should run the emulation";
+    EXPECT_TRUE(emulated_fp32_uses_tensor_cores(4096, 4096, 64));
+    // Enough tiles for a wave, but 64 rows: the split costs more than the tensor cores save.
+    auto [thin_emulated, thin_sgemm] = emulated_and_sgemm(64, 65536, 128);
+    EXPECT_EQ(thin_emulated, thin_sgemm) << "a 64-row C should be SGEMM, bit for bit (crossover model)";
+    EXPECT_FALSE(emulated_fp32_uses_tensor_cores(64, 65536, 128));
   }
   auto [emulated, sgemm] = emulated_and_sgemm(256, 256, 300);
   EXPECT_NE(emulated, sgemm) << "with the fallback off, small problems run the emulation too";

@@ -1,0 +1,50 @@
+#include <mutex>
+#include <unordered_map>
+
+#include "backends/cuda/crossover_rates.hpp"
+#include "backends/cuda/cuda_check.hpp"
+
+namespace egemm::cuda {
+namespace {
+
+// cuBLAS SGEMM reaches 77% of the FP32 peak at 8192^3 on an H100 (51.4 of
+// 66.9 TFLOP/s at 1980 MHz); the fused mma.sync kernel runs EmulatedFP32 at
+// 1.68x SGEMM there (perf_tests/results/2026-11-22-h100-final.md).
+constexpr double sgemm_efficiency = 0.77;
+constexpr double emulation_speedup = 1.68;
+
+int attribute(cudaDeviceAttr which, int device) {
+  int v = 0;
+  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&v, which, device));
+  return v;
+}
+
+model::CrossoverModel measure(int device) {
+  const int major = attribute(cudaDevAttrComputeCapabilityMajor, device);
+  const int minor = attribute(cudaDevAttrComputeCapabilityMinor, device);
+  const double sms = attribute(cudaDevAttrMultiProcessorCount, device);
+  const double clock_hz = 1e3 * attribute(cudaDevAttrClockRate, device);
+  const double fp32_lanes = major == 8 && minor == 0 ? 64 : 128;  // per SM: A100 has half of later parts'
+  const double memory_hz = 1e3 * attribute(cudaDevAttrMemoryClockRate, device);
+  const double bus_bytes = attribute(cudaDevAttrGlobalMemoryBusWidth, device) / 8.0;
+  model::CrossoverModel d;
+  d.sgemm_flop_per_s = sms * clock_hz * fp32_lanes * 2 * sgemm_efficiency;
+  d.memory_bytes_per_s = 2 * memory_hz * bus_bytes;
+  d.emulation_speedup = emulation_speedup;
+  return d;
+}
+
+}  // namespace
+
+model::CrossoverModel emulated_fp32_crossover_model() {
+  static std::mutex mutex;
+  static std::unordered_map<int, model::CrossoverModel> per_device;
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = per_device.find(device);
+  if (it == per_device.end()) it = per_device.emplace(device, measure(device)).first;
+  return it->second;
+}
+
+}  // namespace egemm::cuda

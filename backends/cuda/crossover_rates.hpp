@@ -1,0 +1,15 @@
+// The current device's figures for EmulatedFP32's crossover model
+// (egemm/model/crossover.hpp), from its attributes.
+#pragma once
+
+#include "egemm/model/crossover.hpp"
+
+namespace egemm::cuda {
+
+// Cached per device. SGEMM's rate is the FP32 peak (SMs x clock x FP32 lanes
+// x 2) times the efficiency cuBLAS reaches; bandwidth is the memory clock x
+// bus width x 2 (double data rate); the emulation's speedup is the fused
+// kernel's measured large-size ratio to SGEMM.
+model::CrossoverModel emulated_fp32_crossover_model();
+
+}  // namespace egemm::cuda
