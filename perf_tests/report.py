@@ -8,7 +8,12 @@ method in `label` (what perf_tests/bench_*.cu* set); error counters
 
   report.py results.json [more.json ...] --out DIR [--title TEXT]
 
-writes DIR/table.md, DIR/fig7_error.png, DIR/fig8_square.png, DIR/fig9_skewed.png.
+writes DIR/table.md, DIR/fig7_error.png, DIR/fig8_square.png, DIR/fig9_skewed.png,
+DIR/fig_wide.png (inputs spread over many binades: error and non-finite outputs)
+and DIR/headline.png (EmulatedFP32 against cuBLAS: speed and error, square sizes).
+Inputs come from the benchmark name's first part (`uniform/...`, `wide/...`).
+When several files hold the same (inputs, method, shape), the later file wins,
+so a re-measured subset can be laid over an earlier full run.
 """
 import argparse
 import collections
@@ -19,7 +24,7 @@ import sys
 
 
 def load_rows(paths):
-    rows = []
+    rows = {}
     for path in paths:
         with open(path) as f:
             doc = json.load(f)
@@ -28,16 +33,19 @@ def load_rows(paths):
                 continue
             if "M" not in b or "TFLOPs" not in b:
                 continue
-            rows.append({
-                "method": b.get("label") or b["name"].split("/")[0],
+            name_parts = b["name"].split("/")
+            row = {
+                "inputs": name_parts[0] if name_parts[0] in ("uniform", "wide") else "uniform",
+                "method": b.get("label") or name_parts[0],
                 "shape": (int(b["M"]), int(b["N"]), int(b["K"])),
                 "tflops": float(b["TFLOPs"]),
                 "rel_fro_err": b.get("rel_fro_err"),
                 "max_abs_err": b.get("max_abs_err"),
                 "max_err_vs_sgemm": b.get("max_err_vs_sgemm"),
                 "nonfinite": b.get("nonfinite"),
-            })
-    return rows
+            }
+            rows[(row["inputs"], row["method"], row["shape"])] = row
+    return list(rows.values())
 
 
 def shape_kind(shape):
@@ -51,10 +59,10 @@ def shape_kind(shape):
     return "other"
 
 
-def by_method(rows, kind):
+def by_method(rows, kind, inputs="uniform"):
     series = collections.defaultdict(list)
     for r in rows:
-        if shape_kind(r["shape"]) == kind:
+        if shape_kind(r["shape"]) == kind and r["inputs"] == inputs:
             series[r["method"]].append(r)
     for v in series.values():
         v.sort(key=lambda r: r["shape"][1])
@@ -65,24 +73,27 @@ def fmt(x, spec):
     return "—" if x is None else format(x, spec)
 
 
+INPUTS = {"uniform": "uniform [-1, 1] inputs", "wide": "wide inputs (exponents spread over 2^-16..2^16)"}
+
+
 def write_table(rows, path, title):
-    sgemm = {r["shape"]: r["tflops"] for r in rows if r["method"] == "cublas_sgemm"}
+    sgemm = {(r["inputs"], r["shape"]): r["tflops"] for r in rows if r["method"] == "cublas_sgemm"}
     methods = sorted({r["method"] for r in rows})
-    shapes = sorted({r["shape"] for r in rows}, key=lambda s: (shape_kind(s), s[1]))
-    index = {(r["method"], r["shape"]): r for r in rows}
+    cases = sorted({(r["inputs"], r["shape"]) for r in rows}, key=lambda c: (c[0] != "uniform", shape_kind(c[1]) != "square", shape_kind(c[1]), c[1][1]))
+    index = {(r["inputs"], r["method"], r["shape"]): r for r in rows}
     with open(path, "w") as f:
         f.write(f"# {title}\n\n")
         f.write("TFLOP/s (x cuBLAS SGEMM in the same run) and relative Frobenius error vs float64; "
                 "`nonfinite` counts Inf/NaN outputs.\n\n")
-        for shape in shapes:
-            f.write(f"## M={shape[0]} N={shape[1]} K={shape[2]} {shape_kind(shape)}\n\n")
+        for inputs, shape in cases:
+            f.write(f"## M={shape[0]} N={shape[1]} K={shape[2]} {shape_kind(shape)}, {INPUTS.get(inputs, inputs)}\n\n")
             f.write("| method | TFLOP/s | x SGEMM | rel. Frobenius error | max abs error | max error vs SGEMM | nonfinite |\n")
             f.write("|---|---:|---:|---:|---:|---:|---:|\n")
             for m in methods:
-                r = index.get((m, shape))
+                r = index.get((inputs, m, shape))
                 if r is None:
                     continue
-                ratio = r["tflops"] / sgemm[shape] if shape in sgemm else None
+                ratio = r["tflops"] / sgemm[(inputs, shape)] if (inputs, shape) in sgemm else None
                 f.write(f"| {m} | {r['tflops']:.3g} | {fmt(ratio, '.2f')} | {fmt(r['rel_fro_err'], '.2e')} | "
                         f"{fmt(r['max_abs_err'], '.2e')} | {fmt(r['max_err_vs_sgemm'], '.2e')} | "
                         f"{fmt(r['nonfinite'], '.0f')} |\n")
@@ -132,6 +143,54 @@ def plot(rows, out, title):
     fig.suptitle(f"Skewed shapes — {title}")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "fig9_skewed.png"), dpi=120)
+
+    # Wide inputs at the largest size measured: one bar per method; a method
+    # that returned Inf/NaN gets its count instead of an error it cannot have.
+    wide = [r for r in rows if r["inputs"] == "wide" and shape_kind(r["shape"]) == "square"]
+    if wide:
+        n = max(r["shape"][1] for r in wide)
+        at_n = sorted((r for r in wide if r["shape"][1] == n), key=lambda r: r["method"], reverse=True)
+        fig, ax = plt.subplots(figsize=(9, 0.45 * len(at_n) + 1.5))
+        for y, r in enumerate(at_n):
+            bad = (r["nonfinite"] or 0) > 0
+            err = r["rel_fro_err"] if r["rel_fro_err"] and r["rel_fro_err"] > 0 else None
+            if err is not None and not bad:
+                ax.barh(y, err, color="tab:blue" if r["method"].startswith("egemm") else "tab:gray")
+                ax.text(err * 1.1, y, f"{err:.2e}", va="center", fontsize=8)
+            else:
+                ax.text(1e-7, y, f"{r['nonfinite']:.0f} Inf/NaN outputs" if bad else "no error reported",
+                        va="center", fontsize=8, color="tab:red")
+        ax.set_yticks(range(len(at_n)), [r["method"] for r in at_n], fontsize=8)
+        ax.set_xscale("log")
+        ax.set_xlim(1e-7, 1e-2)
+        ax.set_xlabel("relative Frobenius error vs float64 (blue: EGEMM)")
+        ax.set_title(f"{INPUTS['wide']}, {n}^3 — {title}", fontsize=10)
+        ax.grid(True, axis="x", which="both", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "fig_wide.png"), dpi=120)
+
+    # The README's picture: the product against what a user has today.
+    headline = {m: v for m, v in square.items() if m in HEADLINE}
+    if headline:
+        fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
+        line_plot(axes[0], headline, "tflops", "TFLOP/s", False)
+        axes[0].set_title("speed")
+        line_plot(axes[1], headline, "rel_fro_err", "relative Frobenius error vs float64", True)
+        axes[1].set_title("accuracy (lower is better)")
+        for ax in axes:
+            handles, labels = ax.get_legend_handles_labels()
+            ax.legend(handles, [HEADLINE[l] for l in labels], fontsize=8)
+        fig.suptitle(f"FP32 GEMM, square N^3, {INPUTS['uniform']} — {title}")
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "headline.png"), dpi=120)
+
+
+HEADLINE = {
+    "egemm_EmulatedFP32": "EGEMM EmulatedFP32",
+    "cublas_sgemm": "cuBLAS SGEMM (FP32)",
+    "cublas_tc_emulation": "cuBLAS-TC-Emulation (4 FP16 calls)",
+    "cublas_bf16x9": "cuBLAS BF16x9 emulation",
+}
 
 
 def main():
