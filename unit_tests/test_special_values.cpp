@@ -15,6 +15,20 @@ namespace egemm {
 namespace {
 
 using test::Matrix;
+
+// float64 C = A B (column-major, 'N','N', alpha 1, beta 0) and EmulatedFP32's
+// a-priori bound for every entry, before the gemm under test writes c.
+struct ReferenceAndBound {
+  std::vector<double> ref, bound;
+};
+ReferenceAndBound emulated_fp32_reference(const Matrix& a, const Matrix& b, Matrix& c) {
+  const GemmArgs args =
+      make_gemm_args("test", 'N', 'N', c.rows, c.cols, a.cols, 1.0f, a.ptr(), a.ld, b.ptr(), b.ld, 0.0f, c.ptr(), c.ld);
+  ReferenceAndBound r{std::vector<double>(static_cast<std::size_t>(c.rows * c.cols)), {}};
+  reference::gemm_fp64(args, r.ref.data());
+  r.bound = test::error_bound(PolicyId::emulated_fp32, args, c.data);
+  return r;
+}
 constexpr float inf = std::numeric_limits<float>::infinity();
 
 // What FP32 gives for entry (i, j): a k-order fmaf dot product.
@@ -81,14 +95,11 @@ TEST(WideExponents, EmulatedFP32KeepsItsBoundAcrossFp32Range) {
   }
   for (index_t p = 0; p < k; ++p) b(p, 2) = std::ldexp(b(p, 2), -60);
   Matrix c(m, n), c_rs4(m, n);
-  const GemmArgs args = make_gemm_args("test", 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
-  std::vector<double> ref(static_cast<std::size_t>(m * n));
-  reference::gemm_fp64(args, ref.data());
-  const std::vector<double> bound = test::error_bound(PolicyId::emulated_fp32, args, c.data);
+  const ReferenceAndBound r = emulated_fp32_reference(a, b, c);
   gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
   for (index_t j = 0; j < n; ++j)
     for (index_t i = 0; i < m; ++i)
-      ASSERT_LE(std::fabs(c(i, j) - ref[i + j * m]), bound[i + j * m]) << i << "," << j << " ref " << ref[i + j * m];
+      ASSERT_LE(std::fabs(c(i, j) - r.ref[i + j * m]), r.bound[i + j * m]) << i << "," << j << " ref " << r.ref[i + j * m];
   // The same inputs overflow the FP16-range paper algorithm (the documented limit).
   gemm(RoundSplit4{}, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c_rs4.ptr(), m);
   EXPECT_FALSE(std::isfinite(c_rs4(0, 0)));
@@ -103,16 +114,13 @@ TEST(WideExponents, ResultsNearFltMaxDoNotOverflow) {
   Matrix a(m, k), b(k, n), c(m, n);
   for (float& x : a.data) x = u(gen) * 2.5e18f;  // products <= 6.25e36, sums <= 2e38 < FLT_MAX = 3.4e38
   for (float& x : b.data) x = u(gen) * 2.5e18f;
-  const GemmArgs args = make_gemm_args("test", 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
-  std::vector<double> ref(static_cast<std::size_t>(m * n));
-  reference::gemm_fp64(args, ref.data());
-  const std::vector<double> bound = test::error_bound(PolicyId::emulated_fp32, args, c.data);
+  const ReferenceAndBound r = emulated_fp32_reference(a, b, c);
   gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
   for (index_t j = 0; j < n; ++j)
     for (index_t i = 0; i < m; ++i) {
-      ASSERT_LT(ref[i + j * m], static_cast<double>(std::numeric_limits<float>::max()));
+      ASSERT_LT(r.ref[i + j * m], static_cast<double>(std::numeric_limits<float>::max()));
       ASSERT_TRUE(std::isfinite(c(i, j))) << i << "," << j;
-      EXPECT_LE(std::fabs(c(i, j) - ref[i + j * m]), bound[i + j * m]) << i << "," << j;
+      EXPECT_LE(std::fabs(c(i, j) - r.ref[i + j * m]), r.bound[i + j * m]) << i << "," << j;
     }
 }
 
