@@ -1,9 +1,10 @@
 // The split on CUDA cores: a stats pass (per row: largest and smallest
 // nonzero finite |x|, any Inf/NaN) and a split pass writing the pieces
-// k-contiguous and zero padded. Both stage a 32x32 tile through shared memory
-// so global reads are coalesced whichever dimension of the operand is
-// contiguous (transposes folded in), and both call the same bit-exact
-// numerics as the host oracle.
+// k-contiguous and zero padded. Both stage a 32-row x 128-k panel through
+// shared memory so global reads are coalesced whichever dimension of the
+// operand is contiguous (transposes folded in), with 16 loads in flight per
+// thread (a 32x32 tile per block kept only 4, and the passes ran at half the
+// memory bandwidth); both call the same bit-exact numerics as the host oracle.
 #include <cstdint>
 #include <string>
 
@@ -17,37 +18,48 @@
 namespace egemm::cuda {
 namespace {
 
-constexpr int tile_edge = 32;
+constexpr int panel_rows = 32;
+constexpr int panel_k = 128;
 constexpr int split_threads = 256;
-constexpr int per_thread = tile_edge * tile_edge / split_threads;  // 4 consecutive k of one row
-constexpr int threads_per_row = tile_edge / per_thread;            // 8
+constexpr int threads_per_row = 8;
+constexpr int per_chunk = 4;                            // consecutive k a thread holds per 32-wide chunk
+constexpr int chunks = panel_k / (threads_per_row * per_chunk);  // 4
+constexpr int per_thread = chunks * per_chunk;          // 16 values of one row
+static_assert(panel_rows * threads_per_row == split_threads, "one thread per (row, eighth of the panel)");
 
-using Tile = float[tile_edge][tile_edge + 1];  // +1: column walks are conflict-free too
+using Panel = float[panel_rows][panel_k + 1];  // +1: column walks are conflict-free too
 
-// Tile (r, p) = src(r0 + r, p0 + p), 0 outside src. Consecutive lanes walk the
+// Panel (r, p) = src(r0 + r, p0 + p), 0 outside src. Consecutive lanes walk the
 // operand's contiguous dimension, so each warp reads 128 contiguous bytes.
-__device__ void load_tile(const OperandRows& src, index_t r0, index_t p0, Tile& tile) {
+__device__ void load_panel(const OperandRows& src, index_t r0, index_t p0, Panel& panel) {
   const bool rows_contiguous = src.row_stride == 1;
-  for (int e = threadIdx.x; e < tile_edge * tile_edge; e += split_threads) {
-    const int fast = e % tile_edge, slow = e / tile_edge;
-    const int r = rows_contiguous ? fast : slow, p = rows_contiguous ? slow : fast;
+  static_assert(panel_rows * panel_k == per_thread * split_threads, "every thread loads per_thread values");
+#pragma unroll
+  for (int i = 0; i < per_thread; ++i) {  // 16 independent loads, all issued before the first is used
+    const int e = static_cast<int>(threadIdx.x) + i * split_threads;
+    const int r = rows_contiguous ? e % panel_rows : e / panel_k;
+    const int p = rows_contiguous ? e / panel_rows : e % panel_k;
     const index_t gr = r0 + r, gp = p0 + p;
-    tile[r][p] = gr < src.rows && gp < src.depth ? src.base[gr * src.row_stride + gp * src.depth_stride] : 0.0f;
+    panel[r][p] = gr < src.rows && gp < src.depth ? src.base[gr * src.row_stride + gp * src.depth_stride] : 0.0f;
   }
 }
 
+// The panel column of a thread's value (chunk g, element c): lanes of a row
+// take interleaved groups of 4, so a warp's 4 rows x 8 lanes hit 32 banks.
+__device__ __forceinline__ int panel_column(int q, int g, int c) { return g * threads_per_row * per_chunk + q * per_chunk + c; }
+
 __global__ void __launch_bounds__(split_threads) row_stats_kernel(const OperandRows src, const SplitOperand dst,
                                                                   std::uint32_t* any_nonfinite) {
-  __shared__ Tile tile;
-  const index_t r0 = static_cast<index_t>(blockIdx.x) * tile_edge, p0 = static_cast<index_t>(blockIdx.y) * tile_edge;
-  load_tile(src, r0, p0, tile);
+  __shared__ Panel panel;
+  const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
+  load_panel(src, r0, p0, panel);
   __syncthreads();
 
   const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
   std::uint32_t max_bits = 0, min_inv = 0, bad = 0;  // min kept as ~bits so that max() finds it
 #pragma unroll
-  for (int c = 0; c < per_thread; ++c) {
-    const float x = tile[r][q * per_thread + c];
+  for (int v = 0; v < per_thread; ++v) {
+    const float x = panel[r][panel_column(q, v / per_chunk, v % per_chunk)];
     const std::uint32_t abs_bits = numerics::float_bits(x) & 0x7fffffffu;
     if (!numerics::is_finite(x)) {
       bad = 1;
@@ -87,12 +99,12 @@ __global__ void path_verdict_kernel(const SplitOperand op, std::uint32_t* path_w
   if (bits != 0) atomicOr(path_word, bits);
 }
 
-// 4 values of one row as FP16 pieces: one 8-byte store per piece.
+// 4 consecutive values of one row as FP16 pieces: one 8-byte store per piece.
 template <SplitRule Rule>
-__device__ void write_half_pieces(const float (&x)[per_thread], const SplitOperand& dst, index_t offset) {
+__device__ void write_half_pieces(const float* x, const SplitOperand& dst, index_t offset) {
   std::uint32_t hi[2] = {0, 0}, lo[2] = {0, 0};
 #pragma unroll
-  for (int c = 0; c < per_thread; ++c) {
+  for (int c = 0; c < per_chunk; ++c) {
     const numerics::HalfPieces pieces = numerics::split_to_half(x[c], Rule);
     hi[c / 2] |= static_cast<std::uint32_t>(pieces.hi) << (16 * (c % 2));
     lo[c / 2] |= static_cast<std::uint32_t>(pieces.lo) << (16 * (c % 2));
@@ -102,11 +114,11 @@ __device__ void write_half_pieces(const float (&x)[per_thread], const SplitOpera
     *reinterpret_cast<uint2*>(static_cast<std::uint16_t*>(dst.piece[1]) + offset) = make_uint2(lo[0], lo[1]);
 }
 
-// 4 values of one row as TF32 big/small pieces: one 16-byte store per piece.
-__device__ void write_tf32_pieces(const float (&x)[per_thread], const SplitOperand& dst, index_t offset) {
-  float big[per_thread], small[per_thread];
+// 4 consecutive values of one row as TF32 big/small pieces: one 16-byte store per piece.
+__device__ void write_tf32_pieces(const float* x, const SplitOperand& dst, index_t offset) {
+  float big[per_chunk], small[per_chunk];
 #pragma unroll
-  for (int c = 0; c < per_thread; ++c) {
+  for (int c = 0; c < per_chunk; ++c) {
     const numerics::Tf32Pieces pieces = numerics::split_to_tf32(x[c]);
     big[c] = pieces.big;
     small[c] = pieces.small;
@@ -142,9 +154,9 @@ __global__ void __launch_bounds__(split_threads) split_kernel(const OperandRows 
   if (path == EmulationPath::native_fp32) return;
   const bool tf32 = Rule == SplitRule::tf32 || path == EmulationPath::tf32_full_range;
 
-  __shared__ Tile tile;
-  const index_t r0 = static_cast<index_t>(blockIdx.x) * tile_edge, p0 = static_cast<index_t>(blockIdx.y) * tile_edge;
-  load_tile(src, r0, p0, tile);
+  __shared__ Panel panel;
+  const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
+  load_panel(src, r0, p0, panel);
   __syncthreads();
 
   const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
@@ -156,15 +168,20 @@ __global__ void __launch_bounds__(split_threads) split_kernel(const OperandRows 
 
   float x[per_thread];
 #pragma unroll
-  for (int c = 0; c < per_thread; ++c) {
-    x[c] = tile[r][q * per_thread + c];
+  for (int v = 0; v < per_thread; ++v) {
+    x[v] = panel[r][panel_column(q, v / per_chunk, v % per_chunk)];
     // NaN passes unscaled, payload kept (as the host's ldexpf does; CUDA's returns a canonical NaN).
-    if (ScaleRows && e != 0 && numerics::is_finite(x[c])) x[c] = numerics::scale_by_pow2(x[c], -e);
+    if (ScaleRows && e != 0 && numerics::is_finite(x[v])) x[v] = numerics::scale_by_pow2(x[v], -e);
   }
   if constexpr (RecordsNonfinite) record_nonfinite(x, row, src.rows, dst, any_nonfinite);
-  const index_t offset = row * dst.depth_pad + p0 + q * per_thread;
-  if (tf32) write_tf32_pieces(x, dst, offset);
-  else if constexpr (Rule != SplitRule::tf32) write_half_pieces<Rule>(x, dst, offset);
+#pragma unroll
+  for (int g = 0; g < chunks; ++g) {
+    const index_t p = p0 + panel_column(q, g, 0);
+    if (p >= dst.depth_pad) break;  // the padded depth is a multiple of 32, not of the panel
+    const index_t offset = row * dst.depth_pad + p;
+    if (tf32) write_tf32_pieces(x + g * per_chunk, dst, offset);
+    else if constexpr (Rule != SplitRule::tf32) write_half_pieces<Rule>(x + g * per_chunk, dst, offset);
+  }
 }
 
 template <SplitRule Rule>
@@ -177,8 +194,8 @@ void launch_split_rule(const OperandRows& src, bool scale_rows, const SplitOpera
   EGEMM_CUDA_CHECK_LAUNCH();
 }
 
-dim3 tile_grid(index_t rows, index_t depth) {
-  const index_t gx = (rows + tile_edge - 1) / tile_edge, gy = (depth + tile_edge - 1) / tile_edge;
+dim3 panel_grid(index_t rows, index_t depth) {
+  const index_t gx = (rows + panel_rows - 1) / panel_rows, gy = (depth + panel_k - 1) / panel_k;
   if (gy > 65535) throw unsupported("egemm::gemm (CUDA): k = " + std::to_string(depth) + " exceeds the split grid's limit");
   return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy));
 }
@@ -188,7 +205,7 @@ dim3 tile_grid(index_t rows, index_t depth) {
 void launch_row_stats(const OperandRows& src, const SplitOperand& dst, std::uint32_t* any_nonfinite,
                       cudaStream_t stream) {
   if (src.rows == 0 || src.depth == 0) return;
-  row_stats_kernel<<<tile_grid(src.rows, src.depth), split_threads, 0, stream>>>(src, dst, any_nonfinite);
+  row_stats_kernel<<<panel_grid(src.rows, src.depth), split_threads, 0, stream>>>(src, dst, any_nonfinite);
   EGEMM_CUDA_CHECK_LAUNCH();
 }
 
@@ -201,11 +218,11 @@ void launch_path_verdict(const SplitOperand& op, std::uint32_t* path_word, cudaS
 
 void launch_split(const OperandRows& src, SplitRule rule, bool scale_rows, const SplitOperand& dst,
                   const std::uint32_t* path_word, std::uint32_t* any_nonfinite, cudaStream_t stream) {
-  if (dst.rows_pad % tile_edge != 0 || dst.depth_pad % tile_edge != 0)
+  if (dst.rows_pad % panel_rows != 0 || dst.depth_pad % (threads_per_row * per_chunk) != 0)
     throw invalid_argument("egemm::cuda::launch_split: padded extents must be multiples of 32");
   if (any_nonfinite != nullptr && (scale_rows || path_word != nullptr))
     throw invalid_argument("egemm::cuda::launch_split: scaling and path choice need the stats pass for the flags");
-  const dim3 grid = tile_grid(dst.rows_pad, dst.depth_pad);
+  const dim3 grid = panel_grid(dst.rows_pad, dst.depth_pad);
   switch (rule) {
     case SplitRule::round_hi_only:
       return launch_split_rule<SplitRule::round_hi_only>(src, scale_rows, dst, path_word, any_nonfinite, grid, stream);
