@@ -30,18 +30,33 @@ static_assert(panel_rows * threads_per_row == split_threads, "one thread per (ro
 using Panel = float[panel_rows][panel_k + 1];  // +1: column walks are conflict-free too
 
 // Panel (r, p) = src(r0 + r, p0 + p), 0 outside src. Consecutive lanes walk the
-// operand's contiguous dimension, so each warp reads 128 contiguous bytes.
+// operand's contiguous dimension, so each warp reads 128 contiguous bytes:
+// thread t's i-th value is (t % 32, t / 32 + 8 i) when rows are contiguous,
+// (t / 128 + 2 i, t % 128) when k is. One pointer and one stride per thread
+// (per-element 64-bit index arithmetic made these passes issue-bound), all
+// loads in registers before the first shared-memory store.
 __device__ void load_panel(const OperandRows& src, index_t r0, index_t p0, Panel& panel) {
-  const bool rows_contiguous = src.row_stride == 1;
   static_assert(panel_rows * panel_k == per_thread * split_threads, "every thread loads per_thread values");
+  const bool rows_contiguous = src.row_stride == 1;
+  const int t = static_cast<int>(threadIdx.x);
+  const int r_first = rows_contiguous ? t % panel_rows : t / panel_k;
+  const int p_first = rows_contiguous ? t / panel_rows : t % panel_k;
+  const int r_step = rows_contiguous ? 0 : split_threads / panel_k;
+  const int p_step = rows_contiguous ? split_threads / panel_rows : 0;
+  const float* first = src.base + (r0 + r_first) * src.row_stride + (p0 + p_first) * src.depth_stride;
+  const index_t step = r_step * src.row_stride + p_step * src.depth_stride;
+  float v[per_thread];
+  if (r0 + panel_rows <= src.rows && p0 + panel_k <= src.depth) {  // interior: no bounds to check
 #pragma unroll
-  for (int i = 0; i < per_thread; ++i) {  // 16 independent loads, all issued before the first is used
-    const int e = static_cast<int>(threadIdx.x) + i * split_threads;
-    const int r = rows_contiguous ? e % panel_rows : e / panel_k;
-    const int p = rows_contiguous ? e / panel_rows : e % panel_k;
-    const index_t gr = r0 + r, gp = p0 + p;
-    panel[r][p] = gr < src.rows && gp < src.depth ? src.base[gr * src.row_stride + gp * src.depth_stride] : 0.0f;
+    for (int i = 0; i < per_thread; ++i) v[i] = __ldg(first + i * step);
+  } else {
+    const index_t rows_left = src.rows - r0, depth_left = src.depth - p0;
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i)
+      v[i] = r_first + i * r_step < rows_left && p_first + i * p_step < depth_left ? __ldg(first + i * step) : 0.0f;
   }
+#pragma unroll
+  for (int i = 0; i < per_thread; ++i) panel[r_first + i * r_step][p_first + i * p_step] = v[i];
 }
 
 // The panel column of a thread's value (chunk g, element c): lanes of a row
