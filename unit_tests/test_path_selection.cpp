@@ -1,10 +1,13 @@
 // EmulatedFP32's per-call path choice and the TF32 split it can switch to.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "egemm/gemm.hpp"
+#include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
 #include "egemm/path_selection.hpp"
 #include "egemm/reference.hpp"
@@ -105,6 +108,37 @@ TEST(PathSelection, MagnitudesBeyondTf32TakeNativeFp32) {
   c.b(2, 3) = std::numeric_limits<float>::max();  // rounds to Inf in TF32
   c.a(0, 0) = 1e-20f;  // and a wide row, so FP16 is out too
   EXPECT_EQ(path_of(c), EmulationPath::native_fp32);
+}
+
+// The detector is needed, measured: the docs' adversarial pair (docs/numerics.md
+// section 2). Row (1, t) of A with t ~ 2^-39.6 against column (1, 2^40) of B:
+// C = 1 + t 2^40 ~ 2.36, and the second term comes entirely from the tiny
+// element. In the scaled FP16 pieces (row maximum 1 -> 2^14) t falls below
+// FP16's normal range and keeps ~10 bits, so even exact products of the pieces
+// give C a 3e-5 relative error (600x FP32's); EmulatedFP32 sees the row's 2^40 spread, takes
+// the TF32 path, and is as accurate as FP32.
+TEST(PathSelection, TheDetectorCatchesTheElementsTheFp16PiecesWouldLose) {
+  const float t = 1.2345e-12f;
+  const double exact = 1.0 + static_cast<double>(t) * 0x1p40;
+  const int e = numerics::range_exponent(1.0f);  // the row's scaling
+  const numerics::HalfPieces p = numerics::split_to_half(numerics::scale_by_pow2(t, -e), SplitRule::round_scaled_lo);
+  const double t_in_pieces =
+      std::ldexp(numerics::half_bits_to_float(p.hi) + std::ldexp(numerics::half_bits_to_float(p.lo), -11), e);
+  const double pieces_err = std::fabs(1.0 + t_in_pieces * 0x1p40 - exact) / exact;
+
+  Matrix a(1, 2), b(2, 1), c(1, 1), fp32(1, 1);
+  a(0, 0) = 1.0f;
+  a(0, 1) = t;
+  b(0, 0) = 1.0f;
+  b(1, 0) = 0x1p40f;
+  EXPECT_EQ(emulated_fp32_path('N', 'N', 1, 1, 2, a.ptr(), 1, b.ptr(), 2), EmulationPath::tf32_full_range);
+  gemm(EmulatedFP32{}, 'N', 'N', 1, 1, 2, 1.0f, a.ptr(), 1, b.ptr(), 2, 0.0f, c.ptr(), 1);
+  gemm(NativeFP32{}, 'N', 'N', 1, 1, 2, 1.0f, a.ptr(), 1, b.ptr(), 2, 0.0f, fp32.ptr(), 1);
+  const double chosen_err = std::fabs(c(0, 0) - exact) / exact, fp32_err = std::fabs(fp32(0, 0) - exact) / exact;
+  std::printf("[ detector ] C = 1 + t 2^40: relative error with t in scaled FP16 pieces %.2e, EmulatedFP32 %.2e, FP32 %.2e\n",
+              pieces_err, chosen_err, fp32_err);
+  EXPECT_GT(pieces_err, 1e-5) << "the FP16 pieces should lose t's low bits here";
+  EXPECT_LE(chosen_err, std::max(fp32_err, 0x1p-24));
 }
 
 }  // namespace
