@@ -8,10 +8,13 @@ namespace egemm::cuda {
 namespace {
 
 // cuBLAS SGEMM reaches 77% of the FP32 peak at 8192^3 on an H100 (51.4 of
-// 66.9 TFLOP/s at 1980 MHz); the fused mma.sync kernel runs EmulatedFP32 at
-// 1.68x SGEMM there (perf_tests/results/2026-11-22-h100-final.md).
+// 66.9 TFLOP/s at 1980 MHz); the fused mma.sync kernel alone runs 1.9x
+// SGEMM's rate there, and a tile's fixed cost is worth 165 steps of depth
+// (fitted to a 65536 x 4096 x 128 product at 0.81x SGEMM;
+// perf_tests/results/2026-11-22-h100-final.md).
 constexpr double sgemm_efficiency = 0.77;
-constexpr double emulation_speedup = 1.68;
+constexpr double emulation_speedup = 1.9;
+constexpr double depth_overhead = 165;
 
 int attribute(cudaDeviceAttr which, int device) {
   int v = 0;
@@ -31,6 +34,7 @@ model::CrossoverModel measure(int device) {
   d.sgemm_flop_per_s = sms * clock_hz * fp32_lanes * 2 * sgemm_efficiency;
   d.memory_bytes_per_s = 2 * memory_hz * bus_bytes;
   d.emulation_speedup = emulation_speedup;
+  d.depth_overhead = depth_overhead;
   return d;
 }
 

@@ -8,8 +8,8 @@ namespace egemm::cuda {
 
 // Cached per device. SGEMM's rate is the FP32 peak (SMs x clock x FP32 lanes
 // x 2) times the efficiency cuBLAS reaches; bandwidth is the memory clock x
-// bus width x 2 (double data rate); the emulation's speedup is the fused
-// kernel's measured large-size ratio to SGEMM.
+// bus width x 2 (double data rate); the kernel's speedup on deep products
+// and its per-tile depth overhead are measured (crossover_rates.cu).
 model::CrossoverModel emulated_fp32_crossover_model();
 
 }  // namespace egemm::cuda

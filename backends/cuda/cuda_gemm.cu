@@ -9,8 +9,9 @@
 // exit at once (emulation_path.hpp). Before any of that, a problem where
 // the emulation cannot win goes to cuBLAS SGEMM, which is faster there and
 // as accurate as FP32 by definition: a C too small to give the kernel one
-// full wave of blocks (fused_gemm.hpp), or one so thin that splitting the
-// operands costs more than the tensor cores save (egemm/model/crossover.hpp).
+// full wave of blocks (fused_gemm.hpp), or one so thin or shallow that the
+// split or each tile's fixed cost outweighs the tensor cores' gain
+// (egemm/model/crossover.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>

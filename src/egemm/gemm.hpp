@@ -51,10 +51,11 @@ bool cuda_available();
 // On the current CUDA device: does EmulatedFP32 on an m x n x k problem run
 // on the tensor cores? Where the emulation cannot win, it runs cuBLAS SGEMM
 // instead (faster there, FP32 either way): a C too small to give the kernel
-// one full wave of blocks, or so thin that the split's memory traffic costs
-// more than the tensor cores save (egemm/model/crossover.hpp; on an H100,
-// m n / (m + n) below ~300). Environment EGEMM_SMALL_GEMM_FALLBACK=0 turns
-// the hand-off off. False without CUDA.
+// one full wave of blocks, or so thin (or shallow) that the split's memory
+// traffic (or each tile's fixed cost) outweighs the tensor cores' gain
+// (egemm/model/crossover.hpp; on an H100, m n / (m + n) below ~270 or k
+// below ~190). Environment EGEMM_SMALL_GEMM_FALLBACK=0 turns the hand-off
+// off. False without CUDA.
 bool emulated_fp32_uses_tensor_cores(index_t m, index_t n, index_t k);
 
 // The CUDA backend keeps its scratch memory (the split operands, ~4 bytes per

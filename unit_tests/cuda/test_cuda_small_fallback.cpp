@@ -1,5 +1,5 @@
-// EmulatedFP32 where it cannot win (a C too small to fill the GPU, or too
-// thin for the split to pay) runs cuBLAS SGEMM (faster there, FP32-accurate
+// EmulatedFP32 where it cannot win (a C too small to fill the GPU, too thin
+// for the split to pay, or too shallow for the kernel to) runs cuBLAS SGEMM (faster there, FP32-accurate
 // by definition); EGEMM_SMALL_GEMM_FALLBACK=0 turns that off. Every other GPU test runs with it off, so the tensor-core kernels are
 // exercised at every size; the test here turns it on where it checks it.
 #include <gtest/gtest.h>
@@ -38,13 +38,17 @@ TEST(CudaEmulatedFP32, SmallProblemsRunSgemmOnlyWhenTheFallbackIsOn) {
     ScopedFallback on(true);
     auto [small_emulated, small_sgemm] = emulated_and_sgemm(256, 256, 300);  // a handful of tiles
     EXPECT_EQ(small_emulated, small_sgemm) << "below one wave EmulatedFP32 should be SGEMM, bit for bit";
-    auto [big_emulated, big_sgemm] = emulated_and_sgemm(4096, 4096, 64);  // thousands of tiles
+    auto [big_emulated, big_sgemm] = emulated_and_sgemm(4096, 4096, 512);  // thousands of tiles, deep enough
     EXPECT_NE(big_emulated, big_sgemm) << "a C that fills the GPU should run the emulation";
-    EXPECT_TRUE(emulated_fp32_uses_tensor_cores(4096, 4096, 64));
+    EXPECT_TRUE(emulated_fp32_uses_tensor_cores(4096, 4096, 512));
     // Enough tiles for a wave, but 64 rows: the split costs more than the tensor cores save.
-    auto [thin_emulated, thin_sgemm] = emulated_and_sgemm(64, 65536, 128);
+    auto [thin_emulated, thin_sgemm] = emulated_and_sgemm(64, 65536, 512);
     EXPECT_EQ(thin_emulated, thin_sgemm) << "a 64-row C should be SGEMM, bit for bit (crossover model)";
-    EXPECT_FALSE(emulated_fp32_uses_tensor_cores(64, 65536, 128));
+    EXPECT_FALSE(emulated_fp32_uses_tensor_cores(64, 65536, 512));
+    // Enough tiles, but k = 64: each tile's fixed cost outweighs the tensor cores' gain.
+    auto [shallow_emulated, shallow_sgemm] = emulated_and_sgemm(4096, 4096, 64);
+    EXPECT_EQ(shallow_emulated, shallow_sgemm) << "a k = 64 product should be SGEMM, bit for bit (crossover model)";
+    EXPECT_FALSE(emulated_fp32_uses_tensor_cores(4096, 4096, 64));
   }
   auto [emulated, sgemm] = emulated_and_sgemm(256, 256, 300);
   EXPECT_NE(emulated, sgemm) << "with the fallback off, small problems run the emulation too";

@@ -1,19 +1,24 @@
-// When EmulatedFP32 on the tensor cores beats FP32 SGEMM: a two-term cost
-// model, the part of the analytic model that picks the path per call.
+// When EmulatedFP32 on the tensor cores beats FP32 SGEMM: a small cost model,
+// the part of the analytic model that picks the path per call.
 //
-// The emulation does the product `emulation_speedup` times faster than SGEMM
-// but first streams every element of op(A) and op(B) through the split:
-// ~16 bytes of DRAM traffic each (row statistics read 4, split read 4, FP16
-// hi + lo written 4, read back by the gemm at least once 4). Per call,
+// The emulation first streams every element of op(A) and op(B) through the
+// split: ~16 bytes of DRAM traffic each (row statistics read 4, split read 4,
+// FP16 hi + lo written 4, read back by the gemm at least once 4). Its kernel
+// then runs s_inf times faster than SGEMM on deep products, less on shallow
+// ones: each tile also pays a fixed cost (pipeline fill, the epilogue's
+// combine and scaling) worth k0 steps of depth, so at depth k it runs
+// s(k) = s_inf k / (k + k0) times faster. Per call,
 //   t_sgemm     = 2 m n k / R
-//   t_emulation = 2 m n k / (s R) + 16 (m + n) k / BW
-// k cancels (both the saving and the split grow with it), so emulation pays
-// exactly when the harmonic-mean-like size m n / (m + n) exceeds
-//   h* = 8 R s / ((s - 1) BW).
-// On an H100 (R = 51 TFLOP/s, BW = 3.35 TB/s, s = 1.68 for the mma.sync
-// kernel) h* is about 300: square C from ~600 up, never when one side is 64
-// (the kMeans distance gemm: 64 centroids x 32768 points ran at 0.4x SGEMM,
-// perf_tests/results/2026-11-22-h100-final.md). The one-wave rule (a C too
+//   t_emulation = 2 m n k / (s(k) R) + 16 (m + n) k / BW
+// Emulation pays when s(k) > 1 and m n / (m + n) exceeds
+//   h*(k) = 8 R s(k) / ((s(k) - 1) BW).
+// On an H100 (R = 51 TFLOP/s, BW = 3.35 TB/s; the mma.sync kernel alone ran
+// 8192^3 in 11.3 ms against SGEMM's 21.96, s_inf = 1.9; k0 = 165 fitted to
+// the kNN distance gemm 65536 x 4096 x 128, which ran at 0.81x SGEMM) h* is
+// ~270 for deep products (square C from ~540 up), 400 at k = 512, 900 at
+// k = 256, and emulation never pays below k ~ 190 or for a 64-row C (kMeans'
+// distance gemm ran at 0.4x)
+// (perf_tests/results/2026-11-22-h100-final.md). The one-wave rule (a C too
 // small to occupy every SM) is the other half of the decision; it lives with
 // the kernel, which knows its tile.
 #pragma once
@@ -27,7 +32,8 @@ namespace egemm::model {
 struct CrossoverModel {
   double sgemm_flop_per_s = 0;          // cuBLAS SGEMM's large-size rate on the device
   double memory_bytes_per_s = 0;        // DRAM bandwidth
-  double emulation_speedup = 1;         // the emulation kernel's large-size rate / SGEMM's
+  double emulation_speedup = 1;         // s_inf: the emulation kernel's rate / SGEMM's on deep products
+  double depth_overhead = 0;            // k0: a tile's fixed cost in steps of depth
   double split_bytes_per_element = 16;  // DRAM traffic per element of op(A) and op(B) (see above)
 };
 
@@ -35,17 +41,23 @@ inline double sgemm_seconds(const CrossoverModel& d, index_t m, index_t n, index
   return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / d.sgemm_flop_per_s;
 }
 
-inline double emulation_seconds(const CrossoverModel& d, index_t m, index_t n, index_t k) {
-  const double split = d.split_bytes_per_element * static_cast<double>(m + n) * static_cast<double>(k);
-  return sgemm_seconds(d, m, n, k) / d.emulation_speedup + split / d.memory_bytes_per_s;
+// s(k): the kernel's speedup over SGEMM at depth k.
+inline double kernel_speedup(const CrossoverModel& d, index_t k) {
+  const double depth = static_cast<double>(k);
+  return d.emulation_speedup * depth / (depth + d.depth_overhead);
 }
 
-// The size h* above which m n / (m + n) must lie; infinite when the kernel is
-// no faster than SGEMM.
-inline double crossover_size(const CrossoverModel& d) {
-  if (d.emulation_speedup <= 1.0) return std::numeric_limits<double>::infinity();
-  return d.split_bytes_per_element / 2.0 * d.sgemm_flop_per_s * d.emulation_speedup /
-         ((d.emulation_speedup - 1.0) * d.memory_bytes_per_s);
+inline double emulation_seconds(const CrossoverModel& d, index_t m, index_t n, index_t k) {
+  const double split = d.split_bytes_per_element * static_cast<double>(m + n) * static_cast<double>(k);
+  return sgemm_seconds(d, m, n, k) / kernel_speedup(d, k) + split / d.memory_bytes_per_s;
+}
+
+// h*(k): the size m n / (m + n) must exceed; infinite where the kernel is no
+// faster than SGEMM at this depth.
+inline double crossover_size(const CrossoverModel& d, index_t k) {
+  const double s = kernel_speedup(d, k);
+  if (s <= 1.0) return std::numeric_limits<double>::infinity();
+  return d.split_bytes_per_element / 2.0 * d.sgemm_flop_per_s * s / ((s - 1.0) * d.memory_bytes_per_s);
 }
 
 inline bool emulation_pays(const CrossoverModel& d, index_t m, index_t n, index_t k) {
