@@ -27,6 +27,7 @@
 
 #include "backends/cuda/split_operand.hpp"
 #include "egemm/gemm.hpp"
+#include "egemm/path_selection.hpp"
 #include "egemm/policy.hpp"
 
 namespace {
@@ -207,7 +208,8 @@ struct SplitOnly {
     if (n == p.n) return;
     if (workspace) cudaFree(workspace);
     n = p.n;
-    const std::size_t piece = p.count * 4, stats = 3 * static_cast<std::size_t>(n) + 1;  // room for TF32 pieces
+    // room for TF32 pieces; per operand 3 words a row, the wide-row count and list
+    const std::size_t piece = p.count * 4, stats = 3 * static_cast<std::size_t>(n) + 1 + egemm::max_recomputed_rows(n);
     word_count = 2 * stats + 2;
     check(cudaMalloc(&workspace, 4 * piece + 2 * n * sizeof(int) + word_count * 4), "cudaMalloc split");
     auto* bytes = static_cast<unsigned char*>(workspace);
@@ -224,7 +226,9 @@ struct SplitOnly {
       op->max_abs_bits = w;
       op->min_abs_inv_bits = w + n;
       op->nonfinite = w + 2 * n;
-      w += 3 * n;
+      op->wide_count = w + 3 * n;
+      op->wide_list = w + 3 * n + 1;
+      w += stats;
     }
   }
   void run(Problem& p, int s) {
@@ -237,6 +241,7 @@ struct SplitOnly {
     egemm::cuda::launch_row_stats(rb, b, any, p.stream);
     egemm::cuda::launch_path_verdict(a, path, p.stream);
     egemm::cuda::launch_path_verdict(b, path, p.stream);
+    egemm::cuda::launch_path_settle(a, b, path, p.stream);
     egemm::cuda::launch_split(ra, egemm::SplitRule::round_scaled_lo, true, a, path, nullptr, p.stream);
     egemm::cuda::launch_split(rb, egemm::SplitRule::round_scaled_lo, true, b, path, nullptr, p.stream);
   }

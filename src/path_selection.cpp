@@ -6,18 +6,23 @@
 
 namespace egemm {
 
+RowRange row_range(const OperandRows& rows, index_t r, bool* nonfinite) {
+  RowRange range;
+  bool bad = false;
+  for (index_t p = 0; p < rows.depth; ++p) {
+    const float x = std::fabs(rows(r, p));
+    if (!numerics::is_finite(x)) bad = true;
+    if (!numerics::is_finite(x) || x == 0.0f) continue;
+    range.max_abs = std::max(range.max_abs, x);
+    range.min_abs_nonzero = range.min_abs_nonzero == 0.0f ? x : std::min(range.min_abs_nonzero, x);
+  }
+  if (nonfinite != nullptr) *nonfinite = bad;
+  return range;
+}
+
 OperandRangeVerdict range_verdict(const OperandRows& rows) {
   OperandRangeVerdict v;
-  for (index_t r = 0; r < rows.rows; ++r) {
-    RowRange range;
-    for (index_t p = 0; p < rows.depth; ++p) {
-      const float x = std::fabs(rows(r, p));
-      if (!numerics::is_finite(x) || x == 0.0f) continue;
-      range.max_abs = std::max(range.max_abs, x);
-      range.min_abs_nonzero = range.min_abs_nonzero == 0.0f ? x : std::min(range.min_abs_nonzero, x);
-    }
-    v.add(range);
-  }
+  for (index_t r = 0; r < rows.rows; ++r) v.add(row_range(rows, r));
   return v;
 }
 

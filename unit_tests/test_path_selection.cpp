@@ -88,10 +88,9 @@ TEST(PathSelection, RowsOfDifferentScaleStillTakeTheFp16Path) {
   EXPECT_EQ(path_of(c), EmulationPath::fp16_scaled);
 }
 
-TEST(PathSelection, AWideRowTakesTheTf32PathAndStaysWithinItsBound) {
-  PathCase c = uniform_case();
-  c.a(5, 7) = 1e-12f;  // a 2^-40 spread inside row 5
-  EXPECT_EQ(path_of(c), EmulationPath::tf32_full_range);
+// EmulatedFP32 on `c` against the float64 reference, entry by entry within
+// the a-priori bound; returns C.
+Matrix emulated_within_bound(const PathCase& c) {
   const index_t m = c.a.rows, n = c.b.cols, k = c.a.cols;
   Matrix out(m, n);
   const GemmArgs g = make_gemm_args("test", 'N', 'N', m, n, k, 1.0f, c.a.ptr(), m, c.b.ptr(), k, 0.0f, out.ptr(), m);
@@ -100,13 +99,55 @@ TEST(PathSelection, AWideRowTakesTheTf32PathAndStaysWithinItsBound) {
   const std::vector<double> bound = test::error_bound(PolicyId::emulated_fp32, g, out.data);
   gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, c.a.ptr(), m, c.b.ptr(), k, 0.0f, out.ptr(), m);
   for (index_t j = 0; j < n; ++j)
-    for (index_t i = 0; i < m; ++i) EXPECT_LE(std::fabs(out(i, j) - ref[i + j * m]), bound[i + j * m]);
+    for (index_t i = 0; i < m; ++i) EXPECT_LE(std::fabs(out(i, j) - ref[i + j * m]), bound[i + j * m]) << i << "," << j;
+  return out;
+}
+
+// float(sum_p a(i, p) b(p, j)) with float64 fused multiply-adds in k order.
+float float64_entry(const PathCase& c, index_t i, index_t j) {
+  double s = 0.0;
+  for (index_t p = 0; p < c.a.cols; ++p) s = std::fma(static_cast<double>(c.a(i, p)), static_cast<double>(c.b(p, j)), s);
+  return static_cast<float>(s);
+}
+
+TEST(PathSelection, AFewWideRowsStayOnTheFp16PathAndAreRecomputedInFloat64) {
+  PathCase c = uniform_case();  // 20 x 30 times 30 x 10: one wide row and one wide column allowed
+  c.a(5, 7) = 1e-12f;           // a 2^-40 spread inside row 5 of A
+  c.b(11, 3) = 1e-13f;          // and inside column 3 of B
+  EXPECT_EQ(path_of(c), EmulationPath::fp16_scaled);
+  const Matrix out = emulated_within_bound(c);
+  for (index_t j = 0; j < c.b.cols; ++j) EXPECT_EQ(out(5, j), float64_entry(c, 5, j)) << "row 5, column " << j;
+  for (index_t i = 0; i < c.a.rows; ++i) EXPECT_EQ(out(i, 3), float64_entry(c, i, 3)) << "row " << i << ", column 3";
+}
+
+TEST(PathSelection, ManyWideRowsTakeTheTf32PathAndStayWithinItsBound) {
+  PathCase c = uniform_case();
+  c.a(5, 7) = 1e-12f;
+  c.a(6, 2) = 1e-12f;  // two wide rows of 20: more than the 1 the FP16 path recomputes
+  EXPECT_EQ(path_of(c), EmulationPath::tf32_full_range);
+  EXPECT_TRUE(emulated_runs<FullRangeTF32x3>(c));
+  (void)emulated_within_bound(c);
+}
+
+TEST(PathSelection, TheRecomputedShareIsOneRowIn64) {
+  EXPECT_EQ(max_recomputed_rows(1), 1);
+  EXPECT_EQ(max_recomputed_rows(127), 1);
+  EXPECT_EQ(max_recomputed_rows(128), 2);
+  EXPECT_EQ(max_recomputed_rows(8192), 128);
+  OperandRangeVerdict a, b;
+  for (int r = 0; r < 128; ++r) a.add({1.0f, r < 2 ? 1e-12f : 0.5f});  // 2 wide rows of 128: recomputed
+  for (int r = 0; r < 64; ++r) b.add({1.0f, 0.5f});
+  EXPECT_EQ(choose_emulation_path(a, b), EmulationPath::fp16_scaled);
+  a.add({1.0f, 1e-12f});  // a third of 129: too many
+  EXPECT_EQ(choose_emulation_path(a, b), EmulationPath::tf32_full_range);
 }
 
 TEST(PathSelection, MagnitudesBeyondTf32TakeNativeFp32) {
   PathCase c = uniform_case();
   c.b(2, 3) = std::numeric_limits<float>::max();  // rounds to Inf in TF32
-  c.a(0, 0) = 1e-20f;  // and a wide row, so FP16 is out too
+  EXPECT_EQ(path_of(c), EmulationPath::fp16_scaled);  // scaling covers it while the rows are narrow
+  c.a(0, 0) = 1e-20f;
+  c.a(1, 0) = 1e-20f;  // and two wide rows, so FP16 is out too
   EXPECT_EQ(path_of(c), EmulationPath::native_fp32);
 }
 
@@ -115,8 +156,8 @@ TEST(PathSelection, MagnitudesBeyondTf32TakeNativeFp32) {
 // C = 1 + t 2^40 ~ 2.36, and the second term comes entirely from the tiny
 // element. In the scaled FP16 pieces (row maximum 1 -> 2^14) t falls below
 // FP16's normal range and keeps ~10 bits, so even exact products of the pieces
-// give C a 3e-5 relative error (600x FP32's); EmulatedFP32 sees the row's 2^40 spread, takes
-// the TF32 path, and is as accurate as FP32.
+// give C a 3e-5 relative error (600x FP32's); EmulatedFP32 sees the row's 2^40
+// spread and recomputes the row's entries in float64: as accurate as FP32.
 TEST(PathSelection, TheDetectorCatchesTheElementsTheFp16PiecesWouldLose) {
   const float t = 1.2345e-12f;
   const double exact = 1.0 + static_cast<double>(t) * 0x1p40;
@@ -131,7 +172,7 @@ TEST(PathSelection, TheDetectorCatchesTheElementsTheFp16PiecesWouldLose) {
   a(0, 1) = t;
   b(0, 0) = 1.0f;
   b(1, 0) = 0x1p40f;
-  EXPECT_EQ(emulated_fp32_path('N', 'N', 1, 1, 2, a.ptr(), 1, b.ptr(), 2), EmulationPath::tf32_full_range);
+  EXPECT_EQ(emulated_fp32_path('N', 'N', 1, 1, 2, a.ptr(), 1, b.ptr(), 2), EmulationPath::fp16_scaled);
   gemm(EmulatedFP32{}, 'N', 'N', 1, 1, 2, 1.0f, a.ptr(), 1, b.ptr(), 2, 0.0f, c.ptr(), 1);
   gemm(NativeFP32{}, 'N', 'N', 1, 1, 2, 1.0f, a.ptr(), 1, b.ptr(), 2, 0.0f, fp32.ptr(), 1);
   const double chosen_err = std::fabs(c(0, 0) - exact) / exact, fp32_err = std::fabs(fp32(0, 0) - exact) / exact;

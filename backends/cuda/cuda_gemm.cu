@@ -26,6 +26,8 @@
 #include "backends/cuda/special_values.hpp"
 #include "backends/cuda/split_operand.hpp"
 #include "backends/cuda/tile_config.hpp"
+#include "backends/cuda/wide_rows.hpp"
+#include "egemm/path_selection.hpp"
 #include "backends/cuda/workspace.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
@@ -69,7 +71,9 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
       op->piece[piece] = carver.take<unsigned char>(static_cast<std::size_t>(op->rows_pad * op->depth_pad) * piece_bytes);
     op->exponent = carver.take<int>(static_cast<std::size_t>(op->rows_pad));
   }
-  const std::size_t words = static_cast<std::size_t>(3 * g.m + 3 * g.n + 2);
+  // Per operand: 3 words per row, the wide-row count and list; then two flags.
+  const index_t words_a = 3 * g.m + 1 + max_recomputed_rows(g.m), words_b = 3 * g.n + 1 + max_recomputed_rows(g.n);
+  const std::size_t words = static_cast<std::size_t>(words_a + words_b + 2);
   s.stats = carver.take<std::uint32_t>(words);
   s.stats_bytes = words * sizeof(std::uint32_t);
   if (s.stats != nullptr) {
@@ -78,7 +82,9 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
       op->max_abs_bits = w;
       op->min_abs_inv_bits = w + op->rows;
       op->nonfinite = w + 2 * op->rows;
-      w += 3 * op->rows;
+      op->wide_count = w + 3 * op->rows;
+      op->wide_list = w + 3 * op->rows + 1;
+      w += 3 * op->rows + 1 + max_recomputed_rows(op->rows);
     }
     s.any_nonfinite = w;
     s.path_word = w + 1;
@@ -110,6 +116,7 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   if constexpr (selects_path) {
     launch_path_verdict(s.a, s.path_word, stream);
     launch_path_verdict(s.b, s.path_word, stream);
+    launch_path_settle(s.a, s.b, s.path_word, stream);
   }
   std::uint32_t* split_flags = needs_stats ? nullptr : s.any_nonfinite;
   launch_split(g.a_rows(), traits::split, traits::scales_rows_and_columns, s.a, path_word, split_flags, stream);
@@ -121,6 +128,7 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
     launch_fused_gemm(traits::id, s.a, s.b, g, nullptr, EmulationPath::fp16_scaled, stream);
   }
   launch_special_value_fixup(g, s.a.nonfinite, s.b.nonfinite, s.any_nonfinite, path_word, stream);
+  if (selects_path) launch_wide_row_recompute(g, s.a, s.b, path_word, stream);
 }
 
 // EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every

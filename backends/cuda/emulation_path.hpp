@@ -1,7 +1,9 @@
 // EmulatedFP32's per-call path choice (egemm/path_selection.hpp) made on the
 // device: the stats pass records each row's range, a small kernel folds every
-// row's verdict into one word, and each later kernel reads that word and runs
-// only if its path was chosen. No host read, so the call stays asynchronous.
+// row's verdict into one word (and lists the wide rows), a one-block kernel
+// settles it (too many wide rows: not the FP16 path; else the listed rows are
+// flagged for float64), and each later kernel reads that word and runs only
+// if its path was chosen. No host read, so the call stays asynchronous.
 #pragma once
 
 #include <cstdint>
@@ -16,11 +18,15 @@ inline constexpr std::uint32_t path_not_tf32 = 2u;
 
 // choose_emulation_path over the reduced verdict bits.
 __host__ __device__ inline EmulationPath path_from_word(std::uint32_t word) {
-  OperandRangeVerdict v;
-  v.fp16_scaled = (word & path_not_fp16_scaled) == 0;
-  v.tf32 = (word & path_not_tf32) == 0;
-  return choose_emulation_path(v, OperandRangeVerdict{});
+  return choose_emulation_path((word & path_not_fp16_scaled) == 0, (word & path_not_tf32) == 0);
 }
+
+// Bits of a row's flag word (SplitOperand::nonfinite): the row holds Inf or
+// NaN (its entries are recomputed as FP32 gemm does), or it is a wide row the
+// FP16 path recomputes in float64. The fused kernel skips entries with
+// either bit; the flags are set before it runs.
+inline constexpr std::uint32_t row_nonfinite = 1u;
+inline constexpr std::uint32_t row_recomputed = 2u;
 
 // A kernel gated on a path runs when `word` is null (no choice to make) or names `path`.
 __device__ __forceinline__ bool path_selected(const std::uint32_t* word, EmulationPath path) {

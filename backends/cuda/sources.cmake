@@ -7,6 +7,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/split_kernels.cu
   ${_cuda_dir}/fused_gemm.cu
   ${_cuda_dir}/special_values.cu
+  ${_cuda_dir}/wide_rows.cu
   ${_cuda_dir}/cublas_native.cu
   ${_cuda_dir}/crossover_rates.cu
   ${_cuda_dir}/cuda_gemm.cu)

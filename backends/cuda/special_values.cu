@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(fixup_threads) special_value_fixup_kernel(cons
   for (index_t t = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; t < total;
        t += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const index_t i = t % g.m, j = t / g.m;
-    if (!every_entry && a_nonfinite[i] == 0 && b_nonfinite[j] == 0) continue;
+    if (!every_entry && ((a_nonfinite[i] | b_nonfinite[j]) & row_nonfinite) == 0) continue;
     const float* a = g.a + i * a_row;
     const float* b = g.b + j * b_col;
     float s = 0.0f;

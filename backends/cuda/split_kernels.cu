@@ -96,7 +96,7 @@ __global__ void __launch_bounds__(split_threads) row_stats_kernel(const OperandR
     atomicMax(dst.min_abs_inv_bits + row, min_inv);
   }
   if (bad) {
-    atomicOr(dst.nonfinite + row, 1u);
+    atomicOr(dst.nonfinite + row, row_nonfinite);
     atomicOr(any_nonfinite, 1u);
   }
 }
@@ -108,10 +108,24 @@ __global__ void path_verdict_kernel(const SplitOperand op, std::uint32_t* path_w
   range.max_abs = numerics::bits_to_float(op.max_abs_bits[row]);
   const std::uint32_t min_inv = op.min_abs_inv_bits[row];
   range.min_abs_nonzero = min_inv == 0 ? 0.0f : numerics::bits_to_float(~min_inv);
-  std::uint32_t bits = 0;
-  if (!fits_fp16_scaled(range)) bits |= path_not_fp16_scaled;
-  if (!fits_tf32(range)) bits |= path_not_tf32;
-  if (bits != 0) atomicOr(path_word, bits);
+  if (!fits_fp16_scaled(range)) {
+    const std::uint32_t slot = atomicAdd(op.wide_count, 1u);
+    if (slot < static_cast<std::uint32_t>(max_recomputed_rows(op.rows))) op.wide_list[slot] = static_cast<std::uint32_t>(row);
+  }
+  if (!fits_tf32(range)) atomicOr(path_word, path_not_tf32);
+}
+
+// One block: too many wide rows in either operand rule out the FP16 path;
+// otherwise the listed rows are flagged for float64 recomputation.
+__global__ void path_settle_kernel(const SplitOperand a, const SplitOperand b, std::uint32_t* path_word) {
+  const std::uint32_t wide_a = *a.wide_count, wide_b = *b.wide_count;
+  if (wide_a > static_cast<std::uint32_t>(max_recomputed_rows(a.rows)) ||
+      wide_b > static_cast<std::uint32_t>(max_recomputed_rows(b.rows))) {
+    if (threadIdx.x == 0) atomicOr(path_word, path_not_fp16_scaled);
+    return;
+  }
+  for (std::uint32_t s = threadIdx.x; s < wide_a; s += blockDim.x) atomicOr(a.nonfinite + a.wide_list[s], row_recomputed);
+  for (std::uint32_t s = threadIdx.x; s < wide_b; s += blockDim.x) atomicOr(b.nonfinite + b.wide_list[s], row_recomputed);
 }
 
 // 4 consecutive values of one row as FP16 pieces: one 8-byte store per piece.
@@ -152,7 +166,7 @@ __device__ void record_nonfinite(const float (&x)[per_thread], index_t row, inde
 #pragma unroll
   for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) bad |= __shfl_xor_sync(0xffffffffu, bad, lanes);
   if (bad && threadIdx.x % threads_per_row == 0 && row < rows) {
-    atomicOr(dst.nonfinite + row, 1u);
+    atomicOr(dst.nonfinite + row, row_nonfinite);
     atomicOr(any_nonfinite, 1u);
   }
 }
@@ -228,6 +242,11 @@ void launch_path_verdict(const SplitOperand& op, std::uint32_t* path_word, cudaS
   if (op.rows == 0) return;
   constexpr int threads = 256;
   path_verdict_kernel<<<static_cast<unsigned>((op.rows + threads - 1) / threads), threads, 0, stream>>>(op, path_word);
+  EGEMM_CUDA_CHECK_LAUNCH();
+}
+
+void launch_path_settle(const SplitOperand& a, const SplitOperand& b, std::uint32_t* path_word, cudaStream_t stream) {
+  path_settle_kernel<<<1, 256, 0, stream>>>(a, b, path_word);
   EGEMM_CUDA_CHECK_LAUNCH();
 }
 

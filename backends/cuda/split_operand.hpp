@@ -21,7 +21,9 @@ struct SplitOperand {
   // Stats, [rows] each, zero on entry to the stats pass:
   std::uint32_t* max_abs_bits = nullptr;     // bits of the largest finite |x| (|x| bits order like |x|)
   std::uint32_t* min_abs_inv_bits = nullptr; // ~bits of the smallest nonzero finite |x| (0: none)
-  std::uint32_t* nonfinite = nullptr;        // nonzero when the row holds Inf or NaN
+  std::uint32_t* nonfinite = nullptr;        // row flags: row_nonfinite, row_recomputed (emulation_path.hpp)
+  std::uint32_t* wide_count = nullptr;       // EmulatedFP32: rows that do not fit the scaled FP16 split
+  std::uint32_t* wide_list = nullptr;        // ... the first max_recomputed_rows(rows) of them
   int* exponent = nullptr;                   // [rows_pad] the row was scaled by 2^-exponent before the split
 };
 
@@ -31,8 +33,14 @@ void launch_row_stats(const OperandRows& src, const SplitOperand& dst, std::uint
                       cudaStream_t stream);
 
 // EmulatedFP32's path choice: folds every row's range verdict of `op` into
-// *path_word (zero on entry; see emulation_path.hpp). After the stats pass.
+// *path_word (zero on entry; see emulation_path.hpp) and counts and lists its
+// wide rows. After the stats pass.
 void launch_path_verdict(const SplitOperand& op, std::uint32_t* path_word, cudaStream_t stream);
+
+// Settles the choice once both operands' verdicts are in: more wide rows than
+// max_recomputed_rows (either operand) rule the FP16 path out; otherwise the
+// listed rows get the row_recomputed flag.
+void launch_path_settle(const SplitOperand& a, const SplitOperand& b, std::uint32_t* path_word, cudaStream_t stream);
 
 // The split pass: every element of the padded extent into dst's pieces by
 // `rule` (zeros outside `src`), rows first scaled by 2^-range_exponent(max)

@@ -2,6 +2,8 @@
 
 #include <math.h>
 
+#include <vector>
+
 #include "egemm/numerics/epilogue.hpp"
 #include "backends/host/micro_kernel.hpp"
 #include "backends/host/packed_operand.hpp"
@@ -25,9 +27,30 @@ void fp32_entry(const GemmArgs& g, index_t i, index_t j) {
   *c = apply_alpha_beta(s, g.alpha, g.beta, c);
 }
 
-// One policy's split-and-combine, exactly as its traits describe it.
+// C(i, j) = alpha * float(sum_p op(A)(i, p) op(B)(p, j)) + beta C(i, j), the
+// sum with float64 fused multiply-adds in k order (one rounding at the end):
+// EmulatedFP32's entries in the few rows or columns too wide for its FP16
+// pieces. The CUDA backend's wide_rows.cu does the same operations.
+void float64_entry(const GemmArgs& g, index_t i, index_t j) {
+  double s = 0.0;
+  for (index_t p = 0; p < g.k; ++p)
+    s = ::fma(static_cast<double>(g.a[g.a_offset(i, p)]), static_cast<double>(g.b[g.b_offset(p, j)]), s);
+  float* c = g.c + g.c_offset(i, j);
+  *c = apply_alpha_beta(static_cast<float>(s), g.alpha, g.beta, c);
+}
+
+// Rows of op(A) and columns of op(B) whose entries are recomputed in float64
+// instead of taken from the pieces (empty: none).
+struct WideRows {
+  std::vector<char> a, b;
+  bool a_has(index_t i) const { return !a.empty() && a[i] != 0; }
+  bool b_has(index_t j) const { return !b.empty() && b[j] != 0; }
+};
+
+// One policy's split-and-combine, exactly as its traits describe it; the
+// entries of `wide` rows and columns (finite ones) in float64 afterwards.
 template <class Policy>
-void run_split(const GemmArgs& g) {
+void run_split(const GemmArgs& g, const WideRows& wide = {}) {
   using traits = policy_traits<Policy>;
   const PackedOperand A = pack_operand(g.a_rows(), MR, traits::split, traits::scales_rows_and_columns);
   const PackedOperand B = pack_operand(g.b_cols(), NR, traits::split, traits::scales_rows_and_columns);
@@ -43,8 +66,9 @@ void run_split(const GemmArgs& g) {
         for (int ii = 0; ii < MR; ++ii) {
           const index_t i = qa * MR + ii;
           if (i >= g.m) break;
-          // Left for the special-value pass below, which must read the caller's C (beta != 0).
+          // Left for the passes below, which must read the caller's C (beta != 0).
           if (traits::emulated && (A.nonfinite[i] || B.nonfinite[j])) continue;
+          if (wide.a_has(i) || wide.b_has(j)) continue;
           const float v = combine_accumulators(acc[0][ii][jj], acc[1][ii][jj], traits::lo_scale_log2,
                                                A.exponent[i] + B.exponent[j]);
           float* c = g.c + g.c_offset(i, j);
@@ -63,6 +87,24 @@ void run_split(const GemmArgs& g) {
       for (index_t i = 0; i < g.m; ++i)
         if (A.nonfinite[i] || B.nonfinite[j]) fp32_entry(g, i, j);
   }
+  if (!wide.a.empty() || !wide.b.empty()) {
+#pragma omp parallel for schedule(static)
+    for (index_t j = 0; j < g.n; ++j)
+      for (index_t i = 0; i < g.m; ++i)
+        if ((wide.a_has(i) || wide.b_has(j)) && !A.nonfinite[i] && !B.nonfinite[j]) float64_entry(g, i, j);
+  }
+}
+
+// The rows of `rows` that do not fit the scaled FP16 split, and the verdict.
+OperandRangeVerdict wide_rows_of(const OperandRows& rows, std::vector<char>& wide) {
+  OperandRangeVerdict v;
+  wide.assign(static_cast<std::size_t>(rows.rows), 0);
+  for (index_t r = 0; r < rows.rows; ++r) {
+    const RowRange range = row_range(rows, r);
+    v.add(range);
+    wide[r] = fits_fp16_scaled(range) ? 0 : 1;
+  }
+  return v;
 }
 
 template <class Policy>
@@ -73,10 +115,20 @@ void run(const GemmArgs& g) {
 // EmulatedFP32 picks its path from the operands' ranges (egemm/path_selection.hpp).
 template <>
 void run<EmulatedFP32>(const GemmArgs& g) {
-  const EmulationPath path = choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()));
-  log_debug([&] { return std::string("host EmulatedFP32 ") + describe(g) + " -> " + path_name(path); });
+  WideRows wide;
+  const OperandRangeVerdict va = wide_rows_of(g.a_rows(), wide.a), vb = wide_rows_of(g.b_cols(), wide.b);
+  const EmulationPath path = choose_emulation_path(va, vb);
+  log_debug([&] {
+    return std::string("host EmulatedFP32 ") + describe(g) + " -> " + path_name(path) +
+           (path == EmulationPath::fp16_scaled && va.wide_rows + vb.wide_rows > 0
+                ? ", float64 for " + std::to_string(va.wide_rows) + " wide rows of op(A), " +
+                      std::to_string(vb.wide_rows) + " wide columns of op(B)"
+                : std::string());
+  });
+  if (va.wide_rows == 0) wide.a.clear();
+  if (vb.wide_rows == 0) wide.b.clear();
   switch (path) {
-    case EmulationPath::fp16_scaled: return run_split<EmulatedFP32>(g);
+    case EmulationPath::fp16_scaled: return run_split<EmulatedFP32>(g, wide);
     case EmulationPath::tf32_full_range: return run_split<FullRangeTF32x3>(g);
     case EmulationPath::native_fp32: return run_split<NativeFP32>(g);
   }

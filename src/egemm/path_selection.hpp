@@ -3,13 +3,19 @@
 //
 // The scaled FP16 path maps a row's largest magnitude into [2^14, 2^15); an
 // element keeps all 22 bits of its split while it stays an FP16 normal
-// there, i.e. while it is at least 2^-28..2^-29 of its row's largest. A row
-// with a wider spread would lose low-order bits of its small elements, which
-// can matter when they meet large elements of the other operand, so such
-// calls take the TF32 path (FP32's exponent range in every piece, half the
-// tensor-core rate of FP16). Magnitudes beyond TF32's largest finite value
-// (within 2^-11 of FLT_MAX) take native FP32. The rule never trades accuracy
-// for speed: every path it picks is at least as accurate as FP32 SIMT.
+// there, i.e. while it is at least 2^-28..2^-29 of its row's largest. A
+// "wide" row, with a larger spread, would lose low-order bits of its small
+// elements, which can matter when they meet large elements of the other
+// operand. A few wide rows (columns) are cheaper to fix than to avoid: the
+// entries of C they touch are recomputed from the FP32 inputs with float64
+// accumulation after the tensor-core gemm (one rounding at the end: more
+// accurate than FP32). One tiny element in a large matrix is common in real
+// data (1 in 33 million values of the kMeans case study), and used to send
+// the whole call to the 2x slower TF32 path. Beyond 1/64 of the rows (or
+// columns) wide, the call takes the TF32 path (FP32's exponent range in every
+// piece, half the tensor-core rate of FP16); beyond TF32's largest finite
+// value (within 2^-11 of FLT_MAX) as well, native FP32. The rule never trades
+// accuracy for speed: every path it picks is at least as accurate as FP32 SIMT.
 #pragma once
 
 #include <cstdint>
@@ -43,24 +49,37 @@ EGEMM_INLINE bool fits_tf32(RowRange r) { return r.max_abs <= numerics::tf32_max
 
 // Per-operand verdicts, reduced over all rows (columns).
 struct OperandRangeVerdict {
-  bool fp16_scaled = true;
-  bool tf32 = true;
-  void add(RowRange r) {
-    fp16_scaled = fp16_scaled && fits_fp16_scaled(r);
+  index_t rows = 0;
+  index_t wide_rows = 0;  // rows that do not fit the scaled FP16 split
+  bool tf32 = true;       // every row within TF32's range
+  EGEMM_INLINE void add(RowRange r) {
+    ++rows;
+    if (!fits_fp16_scaled(r)) ++wide_rows;
     tf32 = tf32 && fits_tf32(r);
   }
 };
 
+// How many wide rows of `rows` the FP16 path recomputes rather than giving
+// the call to TF32: 1/64 of them (at least one). At that share the float64
+// recomputation costs a few percent of the tensor-core gemm.
+EGEMM_INLINE index_t max_recomputed_rows(index_t rows) { return rows / 64 > 1 ? rows / 64 : 1; }
+
+EGEMM_INLINE EmulationPath choose_emulation_path(bool fp16_scaled, bool tf32) {
+  return fp16_scaled ? EmulationPath::fp16_scaled : tf32 ? EmulationPath::tf32_full_range : EmulationPath::native_fp32;
+}
+
 EGEMM_INLINE EmulationPath choose_emulation_path(OperandRangeVerdict a, OperandRangeVerdict b) {
-  if (a.fp16_scaled && b.fp16_scaled) return EmulationPath::fp16_scaled;
-  if (a.tf32 && b.tf32) return EmulationPath::tf32_full_range;
-  return EmulationPath::native_fp32;
+  return choose_emulation_path(a.wide_rows <= max_recomputed_rows(a.rows) && b.wide_rows <= max_recomputed_rows(b.rows),
+                               a.tf32 && b.tf32);
 }
 
 // The path EmulatedFP32 takes for these operands (host memory), e.g. to
 // inspect or test the choice. Validates like egemm::gemm.
 EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
                                  index_t lda, const float* b, index_t ldb);
+
+// One row's range (host memory); `nonfinite` is set when it holds Inf or NaN.
+RowRange row_range(const OperandRows& rows, index_t r, bool* nonfinite = nullptr);
 
 // The verdict for one operand given as rows (host memory).
 OperandRangeVerdict range_verdict(const OperandRows& rows);

@@ -140,6 +140,43 @@ TEST(CudaEmulatedFP32, WideRowsTakeTheTf32Path) {
   }
 }
 
+// A few wide rows and columns (here 3 of 300 rows, 1 of 200 columns; up to
+// 1 in 64 is allowed): the FP16 path, with their entries recomputed on the
+// device in float64 — bit for bit the host's float64_entry — and C's old
+// values honoured (beta != 0), including where a wide row meets a wide
+// column and where a wide row meets an Inf column (that entry is FP32 gemm's).
+TEST(CudaEmulatedFP32, AFewWideRowsAreRecomputedInFloat64) {
+  EGEMM_REQUIRE_GPU();
+  std::mt19937_64 gen(test::fresh_seed());
+  for (char ta : {'N', 'T'}) {
+    const index_t m = 300, n = 200, k = 257;
+    Matrix a = ta == 'N' ? test::random_matrix(m, k, gen()) : test::random_matrix(k, m, gen());
+    Matrix b = test::random_matrix(k, n, gen());
+    auto a_at = [&](index_t i, index_t p) -> float& { return ta == 'N' ? a(i, p) : a(p, i); };
+    for (index_t i : {7, 150, 299}) a_at(i, (i * 13) % k) = 3e-12f;
+    b(100, 42) = -2e-13f;
+    b(5, 77) = std::numeric_limits<float>::infinity();  // column 77: FP32 gemm's entries, even in wide rows
+    ASSERT_EQ(emulated_fp32_path(ta, 'N', m, n, k, a.ptr(), a.ld, b.ptr(), b.ld), EmulationPath::fp16_scaled);
+    Matrix c = test::random_matrix(m, n, gen());
+    const GemmArgs g = make_gemm_args("test", ta, 'N', m, n, k, 0.75f, a.ptr(), a.ld, b.ptr(), b.ld, -1.5f, c.ptr(), c.ld);
+    const std::vector<float> c_before = c.data;
+    std::vector<bool> col_special(n, false);
+    col_special[77] = true;
+    check_with_specials(EmulatedFP32{}, a, b, c, ta, 'N', m, n, k, 0.75f, -1.5f, std::vector<bool>(m, false),
+                        col_special);
+    auto float64_entry = [&](index_t i, index_t j) {
+      double sum = 0.0;
+      for (index_t p = 0; p < k; ++p)
+        sum = std::fma(static_cast<double>(g.a[g.a_offset(i, p)]), static_cast<double>(g.b[g.b_offset(p, j)]), sum);
+      return std::fma(0.75f, static_cast<float>(sum), -1.5f * c_before[g.c_offset(i, j)]);
+    };
+    for (index_t j = 0; j < n; ++j)
+      for (index_t i : {7, 150, 299})
+        if (j != 77) ASSERT_EQ(c(i, j), float64_entry(i, j)) << "wide row " << i << ", column " << j;
+    for (index_t i = 0; i < m; ++i) ASSERT_EQ(c(i, 42), float64_entry(i, 42)) << "row " << i << ", wide column 42";
+  }
+}
+
 // A magnitude beyond TF32's largest finite value: the plain FP32 path.
 TEST(CudaEmulatedFP32, HugeMagnitudesTakeTheNativePath) {
   EGEMM_REQUIRE_GPU();
