@@ -1,6 +1,7 @@
 // Tensor-core precision profiler (the EGEMM-TC paper's §3.1, Figure 3, on
-// today's GPUs): random inputs through one mma.sync per trial, every FP32
-// output compared bit for bit with the CPU models of accumulation_models.hpp.
+// today's GPUs): random inputs through one mma.sync (and, on Hopper, one
+// wgmma) per trial, every FP32 output compared bit for bit with the CPU
+// models of accumulation_models.hpp.
 //
 //   egemm_precision_profile [trials per design (default 400)]
 //
@@ -23,6 +24,7 @@
 #include "egemm/numerics/half_bits.hpp"
 #include "egemm/numerics/tf32.hpp"
 #include "mma_probes.cuh"
+#include "wgmma_probes.cuh"
 
 namespace egemm::profile {
 namespace {
@@ -40,6 +42,7 @@ struct Format {
   const char* name;
   Instruction instruction;
   int k;
+  bool wgmma = false;  // wgmma_probe (one warpgroup) instead of mma_probe (one warp)
 };
 
 // value -> (the format's word, the value it represents)
@@ -129,9 +132,18 @@ std::vector<float> run_on_gpu(const Format& f, const Trials& t, int trials) {
   PROFILE_CUDA(cudaMemcpy(db, t.b.data(), t.b.size() * 4, cudaMemcpyHostToDevice));
   PROFILE_CUDA(cudaMemcpy(dc, t.c.data(), t.c.size() * 4, cudaMemcpyHostToDevice));
   switch (f.instruction) {
-    case Instruction::f16_m16n8k16: mma_probe<Instruction::f16_m16n8k16><<<trials, 32>>>(da, db, dc, dd); break;
-    case Instruction::bf16_m16n8k16: mma_probe<Instruction::bf16_m16n8k16><<<trials, 32>>>(da, db, dc, dd); break;
-    case Instruction::tf32_m16n8k8: mma_probe<Instruction::tf32_m16n8k8><<<trials, 32>>>(da, db, dc, dd); break;
+    case Instruction::f16_m16n8k16:
+      if (f.wgmma) wgmma_probe<Instruction::f16_m16n8k16><<<trials, 128>>>(da, db, dc, dd);
+      else mma_probe<Instruction::f16_m16n8k16><<<trials, 32>>>(da, db, dc, dd);
+      break;
+    case Instruction::bf16_m16n8k16:
+      if (f.wgmma) wgmma_probe<Instruction::bf16_m16n8k16><<<trials, 128>>>(da, db, dc, dd);
+      else mma_probe<Instruction::bf16_m16n8k16><<<trials, 32>>>(da, db, dc, dd);
+      break;
+    case Instruction::tf32_m16n8k8:
+      if (f.wgmma) wgmma_probe<Instruction::tf32_m16n8k8><<<trials, 128>>>(da, db, dc, dd);
+      else mma_probe<Instruction::tf32_m16n8k8><<<trials, 32>>>(da, db, dc, dd);
+      break;
   }
   PROFILE_CUDA(cudaGetLastError());
   std::vector<float> d(t.c.size());
@@ -204,9 +216,16 @@ int main(int argc, char** argv) {
       {"4 products, 2 cancelling, C random", 4, -3, 3, true, true},
   };
   std::mt19937_64 gen(20261122);
-  const Format formats[] = {{"mma.sync m16n8k16 FP16 -> FP32", Instruction::f16_m16n8k16, 16},
-                            {"mma.sync m16n8k16 BF16 -> FP32", Instruction::bf16_m16n8k16, 16},
-                            {"mma.sync m16n8k8 TF32 -> FP32", Instruction::tf32_m16n8k8, 8}};
+  std::vector<Format> formats = {{"mma.sync m16n8k16 FP16 -> FP32", Instruction::f16_m16n8k16, 16},
+                                 {"mma.sync m16n8k16 BF16 -> FP32", Instruction::bf16_m16n8k16, 16},
+                                 {"mma.sync m16n8k8 TF32 -> FP32", Instruction::tf32_m16n8k8, 8}};
+  if (wgmma_available()) {
+    formats.push_back({"wgmma m64n8k16 FP16 -> FP32 (A in registers, B in shared memory)", Instruction::f16_m16n8k16, 16, true});
+    formats.push_back({"wgmma m64n8k16 BF16 -> FP32", Instruction::bf16_m16n8k16, 16, true});
+    formats.push_back({"wgmma m64n8k8 TF32 -> FP32", Instruction::tf32_m16n8k8, 8, true});
+  } else {
+    std::printf("\nwgmma: not available (needs an sm_90 GPU and a build with sm_90a code); mma.sync only.\n");
+  }
   for (const Format& f : formats) {
     std::vector<Design> ds = designs;
     for (Design& d : ds)
