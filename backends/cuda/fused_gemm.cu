@@ -9,6 +9,7 @@
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/fused_gemm_kernel.cuh"
 #include "backends/cuda/tile_config.hpp"
+#include "backends/cuda/wgmma/fused_gemm_sm90.hpp"
 #include "egemm/errors.hpp"
 
 namespace egemm::cuda {
@@ -77,12 +78,14 @@ int resident_blocks_per_sm() {
 }  // namespace
 
 bool emulated_fp32_fills_the_gpu(index_t m, index_t n) {
-  using Tile = Fp16TwoAccumulatorTile;
   int device = 0, sms = 0;
   EGEMM_CUDA_CHECK(cudaGetDevice(&device));
   EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const index_t tiles = ((m + Tile::bm - 1) / Tile::bm) * ((n + Tile::bn - 1) / Tile::bn);
-  return tiles >= static_cast<index_t>(sms) * resident_blocks_per_sm<EmulatedFP32, Fp16Format, Tile>();
+  auto tiles = [&](index_t bm, index_t bn) { return ((m + bm - 1) / bm) * ((n + bn - 1) / bn); };
+  if (sm90::warpgroup_kernel_usable())
+    return tiles(sm90::tile_rows, sm90::tile_columns) >= static_cast<index_t>(sms) * sm90::resident_blocks_per_sm();
+  using Tile = Fp16TwoAccumulatorTile;
+  return tiles(Tile::bm, Tile::bn) >= static_cast<index_t>(sms) * resident_blocks_per_sm<EmulatedFP32, Fp16Format, Tile>();
 }
 
 void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
@@ -91,6 +94,7 @@ void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperan
     case PolicyId::emulated_fp32:
       if (path == EmulationPath::tf32_full_range)
         return launch<FullRangeTF32x3, Tf32Format, Tf32Tile>(a, b, g, path_word, path, stream);
+      if (sm90::warpgroup_kernel_usable()) return sm90::launch_emulated_fp32(a, b, g, path_word, stream);
       return launch<EmulatedFP32, Fp16Format, Fp16TwoAccumulatorTile>(a, b, g, path_word, path, stream);
     case PolicyId::full_range_tf32x3:
       return launch<FullRangeTF32x3, Tf32Format, Tf32Tile>(a, b, g, path_word, path, stream);

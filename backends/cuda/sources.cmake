@@ -6,6 +6,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/scale_c.cu
   ${_cuda_dir}/split_kernels.cu
   ${_cuda_dir}/fused_gemm.cu
+  ${_cuda_dir}/wgmma/fused_gemm_sm90.cu
   ${_cuda_dir}/special_values.cu
   ${_cuda_dir}/wide_rows.cu
   ${_cuda_dir}/cublas_native.cu

@@ -1,0 +1,95 @@
+#include "backends/cuda/wgmma/fused_gemm_sm90.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/tile_config.hpp"
+#include "backends/cuda/wgmma/fused_gemm_sm90.cuh"
+#include "egemm/errors.hpp"
+
+namespace egemm::cuda::sm90 {
+namespace {
+
+constexpr int smem_bytes = StageLayout<WarpgroupTile, 2>::bytes + 1024;  // + room to align the base to 1024
+const auto kernel = fused_gemm_sm90_kernel<EmulatedFP32>;
+
+static_assert(split_row_multiple % WarpgroupTile::bm == 0 && split_row_multiple % WarpgroupTile::bn == 0,
+              "padded rows fill whole tiles");
+static_assert(split_depth_multiple * 2 % WarpgroupTile::row_bytes == 0, "padded k fills whole k-tiles");
+
+bool switched_off() {
+  const char* v = std::getenv("EGEMM_SM90_KERNEL");
+  return v != nullptr && std::strcmp(v, "0") == 0;
+}
+
+template <class T>
+T per_device(T (*query)(int)) {
+  static std::mutex mutex;
+  static std::unordered_map<int, T> cache;
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(device);
+  if (it == cache.end()) it = cache.emplace(device, query(device)).first;
+  return it->second;
+}
+
+bool has_sm90a_code(int device) {
+  int major = 0, minor = 0;
+  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  if (major != 9 || minor != 0) return false;
+  cudaFuncAttributes attributes{};
+  EGEMM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return attributes.binaryVersion == 90;
+}
+
+int blocks_per_sm(int) {
+  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+  int blocks = 0;
+  EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, WarpgroupTile::threads, smem_bytes));
+  return blocks;
+}
+
+}  // namespace
+
+bool warpgroup_kernel_usable() { return !switched_off() && per_device(has_sm90a_code); }
+
+int resident_blocks_per_sm() { return per_device(blocks_per_sm); }
+
+void launch_emulated_fp32(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
+                          const std::uint32_t* path_word, cudaStream_t stream) {
+  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+  FusedGemmParams p{};
+  for (int piece = 0; piece < 2; ++piece) {
+    p.a[piece] = a.piece[piece];
+    p.b[piece] = b.piece[piece];
+  }
+  p.k_pad = a.depth_pad;
+  p.a_exponent = a.exponent;
+  p.b_exponent = b.exponent;
+  p.a_nonfinite = a.nonfinite;
+  p.b_nonfinite = b.nonfinite;
+  p.path_word = path_word;
+  p.path = EmulationPath::fp16_scaled;
+  p.m = g.m;
+  p.n = g.n;
+  p.alpha = g.alpha;
+  p.beta = g.beta;
+  p.c = g.c;
+  p.ldc = g.ldc;
+  const index_t tiles_m = a.rows_pad / WarpgroupTile::bm, tiles_n = b.rows_pad / WarpgroupTile::bn;
+  if (tiles_m * tiles_n > 0x7fffffff)
+    throw unsupported("egemm::gemm (CUDA): m = " + std::to_string(g.m) + ", n = " + std::to_string(g.n) +
+                      " need more blocks than one grid holds");
+  p.tiles_m = static_cast<int>(tiles_m);
+  p.tiles_n = static_cast<int>(tiles_n);
+  kernel<<<static_cast<unsigned>(tiles_m * tiles_n), WarpgroupTile::threads, smem_bytes, stream>>>(p);
+  EGEMM_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace egemm::cuda::sm90

@@ -1,0 +1,138 @@
+// EmulatedFP32's fused gemm on Hopper's warpgroup MMA. Same split pieces,
+// same shared-memory pipeline (cp.async into 128-byte swizzled k-tiles, which
+// is exactly wgmma's 128B-swizzle K-major layout), same fold and epilogue as
+// the mma.sync kernel; the math is wgmma.mma_async from shared memory:
+//   block tile 128 x 128, two consumer warpgroups of 64 x 128, k-tile 64;
+//   per k-tile and warpgroup: 4 hi*hi instructions into `step` (the first
+//   zeroes it), committed as one group; 8 correction instructions into `corr`,
+//   a second group; wait for the first, fold `step` into `main` with RN adds
+//   while the corrections run; wait for the rest before the stage is reused.
+// The fold therefore spans one k-tile (64 values of k, 4 instructions), not
+// one instruction: docs/tensor-core-numerics.md explains why that is enough.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/cuda/emulation_path.hpp"
+#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/fused_gemm_kernel.cuh"
+#include "backends/cuda/smem_pipeline.hpp"
+#include "backends/cuda/wgmma/wgmma_sm90.hpp"
+#include "egemm/numerics/epilogue.hpp"
+#include "egemm/policy.hpp"
+
+namespace egemm::cuda::sm90 {
+
+// The work decomposition as smem_pipeline.hpp expects it.
+struct WarpgroupTile {
+  static constexpr int bm = 128, bn = 128;  // two warpgroups of 64 rows, all 128 columns each
+  static constexpr int row_bytes = 128;     // k-tile: 64 FP16 values
+  static constexpr int stages = 3;
+  static constexpr int threads = 256;
+  static constexpr int warpgroup_rows = 64;
+};
+
+inline constexpr int fold_k = 64;  // values of k per fold of the main term (one k-tile)
+
+template <class Policy>
+__global__ void __launch_bounds__(WarpgroupTile::threads, 1) fused_gemm_sm90_kernel(const FusedGemmParams p) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using traits = policy_traits<Policy>;
+  static_assert(traits::products == 3 && traits::fold_main_each_k_step && traits::pieces_per_operand == 2,
+                "the warpgroup kernel implements the three-term folded FP16 scheme (EmulatedFP32)");
+  using Tile = WarpgroupTile;
+  using Layout = StageLayout<Tile, 2>;
+  if (!path_selected(p.path_word, p.path)) return;
+  // wgmma's 128-byte swizzle is a function of the address: tiles start on 1024 bytes.
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
+                                                         ~static_cast<std::uintptr_t>(1023));
+
+  const int warpgroup = threadIdx.x / 128, lane_in_group = threadIdx.x % 128;
+  const TileCoord tile = tile_order(static_cast<int>(blockIdx.x), p.tiles_m, p.tiles_n);
+  const index_t block_row = static_cast<index_t>(tile.m) * Tile::bm, block_col = static_cast<index_t>(tile.n) * Tile::bn;
+  const index_t ld = p.k_pad * 2;  // bytes per row of a piece
+  const unsigned char* a[2];
+  const unsigned char* b[2];
+#pragma unroll
+  for (int piece = 0; piece < 2; ++piece) {
+    a[piece] = static_cast<const unsigned char*>(p.a[piece]) + block_row * ld;
+    b[piece] = static_cast<const unsigned char*>(p.b[piece]) + block_col * ld;
+  }
+
+  float main_acc[64], step[64], corr[64];
+#pragma unroll
+  for (int i = 0; i < 64; ++i) main_acc[i] = corr[i] = step[i] = 0.0f;
+
+  const int k_tiles = static_cast<int>(ld / Tile::row_bytes);
+#pragma unroll
+  for (int s = 0; s < Tile::stages - 1; ++s) {
+    if (s < k_tiles) load_stage<Tile, 2>(smem, s, a, b, ld, static_cast<index_t>(s) * Tile::row_bytes);
+    sm80::cp_async_commit();
+  }
+
+  const int a_offset = warpgroup * Tile::warpgroup_rows * Tile::row_bytes;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    sm80::cp_async_wait<Tile::stages - 2>();
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // this thread's cp.async writes -> wgmma reads
+    __syncthreads();  // k-tile kt is in shared memory; every wgmma on stage kt - 1 has completed
+    const int next = kt + Tile::stages - 1;
+    if (next < k_tiles)
+      load_stage<Tile, 2>(smem, next % Tile::stages, a, b, ld, static_cast<index_t>(next) * Tile::row_bytes);
+    sm80::cp_async_commit();
+
+    const int stage = kt % Tile::stages;
+    const std::uint64_t a_hi = swizzled_tile_descriptor(Layout::a(smem, stage, 0) + a_offset);
+    const std::uint64_t a_lo = swizzled_tile_descriptor(Layout::a(smem, stage, 1) + a_offset);
+    const std::uint64_t b_hi = swizzled_tile_descriptor(Layout::b(smem, stage, 0));
+    const std::uint64_t b_lo = swizzled_tile_descriptor(Layout::b(smem, stage, 1));
+
+    fence_operands(step);
+    fence_operands(corr);
+    fence();
+    mma_m64n128k16<false>(step, a_hi, b_hi);
+#pragma unroll
+    for (int s = 1; s < Tile::row_bytes / 32; ++s) mma_m64n128k16<true>(step, advance_k16(a_hi, s), advance_k16(b_hi, s));
+    commit_group();
+#pragma unroll
+    for (int s = 0; s < Tile::row_bytes / 32; ++s) {
+      mma_m64n128k16<true>(corr, advance_k16(a_hi, s), advance_k16(b_lo, s));
+      mma_m64n128k16<true>(corr, advance_k16(a_lo, s), advance_k16(b_hi, s));
+    }
+    commit_group();
+    wait_group<1>();  // hi*hi done; the corrections may still run
+    fence_operands(step);
+#pragma unroll
+    for (int i = 0; i < 64; ++i) main_acc[i] = __fadd_rn(main_acc[i], step[i]);
+    wait_group<0>();
+    fence_operands(corr);
+  }
+  sm80::cp_async_wait<0>();
+
+  // Accumulator layout of m64n128: warp w of the group holds rows 16 w + lane / 4
+  // and + 8; register 4 j + {0, 1} columns 8 j + 2 (lane % 4) + {0, 1} of the
+  // first row, 4 j + {2, 3} of the second.
+  const int warp = lane_in_group / 32, lane = lane_in_group % 32;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const index_t i = block_row + warpgroup * Tile::warpgroup_rows + warp * 16 + h * 8 + lane / 4;
+    if (i >= p.m || p.a_nonfinite[i] != 0) continue;
+    const int ea = p.a_exponent[i];
+#pragma unroll
+    for (int j = 0; j < 16; ++j)
+#pragma unroll
+      for (int w = 0; w < 2; ++w) {
+        const index_t col = block_col + j * 8 + (lane % 4) * 2 + w;
+        if (col >= p.n || p.b_nonfinite[col] != 0) continue;
+        const int r = 4 * j + 2 * h + w;
+        const float v = combine_accumulators(main_acc[r], corr[r], traits::lo_scale_log2, ea + p.b_exponent[col]);
+        float* c = p.c + i + col * p.ldc;
+        *c = apply_alpha_beta(v, p.alpha, p.beta, c);
+      }
+  }
+#else
+  (void)p;
+#endif
+}
+
+}  // namespace egemm::cuda::sm90
