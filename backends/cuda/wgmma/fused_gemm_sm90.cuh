@@ -6,7 +6,8 @@
 //   per k-tile and warpgroup: 4 hi*hi instructions into `step` (the first
 //   zeroes it), committed as one group; 8 correction instructions into `corr`,
 //   a second group; wait for the first, fold `step` into `main` with RN adds
-//   while the corrections run; wait for the rest before the stage is reused.
+//   while the corrections run, and refill the previous k-tile's stage; the
+//   corrections complete during the next k-tile.
 // The fold therefore spans one k-tile (64 values of k, 4 instructions), not
 // one instruction: docs/tensor-core-numerics.md explains why that is enough.
 #pragma once
@@ -75,12 +76,7 @@ __global__ void __launch_bounds__(WarpgroupTile::threads, 1) fused_gemm_sm90_ker
   for (int kt = 0; kt < k_tiles; ++kt) {
     sm80::cp_async_wait<Tile::stages - 2>();
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // this thread's cp.async writes -> wgmma reads
-    __syncthreads();  // k-tile kt is in shared memory; every wgmma on stage kt - 1 has completed
-    const int next = kt + Tile::stages - 1;
-    if (next < k_tiles)
-      load_stage<Tile, 2>(smem, next % Tile::stages, a, b, ld, static_cast<index_t>(next) * Tile::row_bytes);
-    sm80::cp_async_commit();
-
+    __syncthreads();  // k-tile kt is in shared memory
     const int stage = kt % Tile::stages;
     const std::uint64_t a_hi = swizzled_tile_descriptor(Layout::a(smem, stage, 0) + a_offset);
     const std::uint64_t a_lo = swizzled_tile_descriptor(Layout::a(smem, stage, 1) + a_offset);
@@ -100,13 +96,22 @@ __global__ void __launch_bounds__(WarpgroupTile::threads, 1) fused_gemm_sm90_ker
       mma_m64n128k16<true>(corr, advance_k16(a_lo, s), advance_k16(b_hi, s));
     }
     commit_group();
-    wait_group<1>();  // hi*hi done; the corrections may still run
+    // Groups complete in order: this leaves only k-tile kt's corrections in
+    // flight, so hi*hi of kt and everything of kt - 1 are done.
+    wait_group<1>();
     fence_operands(step);
 #pragma unroll
     for (int i = 0; i < 64; ++i) main_acc[i] = __fadd_rn(main_acc[i], step[i]);
-    wait_group<0>();
-    fence_operands(corr);
+    // Both warpgroups are past k-tile kt - 1, so its stage can take k-tile
+    // kt + stages - 1 while kt's corrections still run.
+    __syncthreads();
+    const int next = kt + Tile::stages - 1;
+    if (next < k_tiles)
+      load_stage<Tile, 2>(smem, next % Tile::stages, a, b, ld, static_cast<index_t>(next) * Tile::row_bytes);
+    sm80::cp_async_commit();
   }
+  wait_group<0>();
+  fence_operands(corr);
   sm80::cp_async_wait<0>();
 
   // Accumulator layout of m64n128: warp w of the group holds rows 16 w + lane / 4
