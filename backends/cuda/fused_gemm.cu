@@ -1,6 +1,8 @@
 // Instantiates and launches the fused gemm kernel: FP16 pieces for the
 // EmulatedFP32 (scaled), RoundSplit4, TruncateSplit4 and Half policies, TF32
 // pieces for the full-range path.
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -8,6 +10,7 @@
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/fused_gemm_kernel.cuh"
+#include "backends/cuda/sm90/fused_gemm_tma.hpp"
 #include "backends/cuda/tile_config.hpp"
 #include "backends/cuda/wgmma/fused_gemm_sm90.hpp"
 #include "egemm/errors.hpp"
@@ -77,24 +80,55 @@ int resident_blocks_per_sm() {
 
 }  // namespace
 
+// EGEMM_SM90_KERNEL=cp_async: EmulatedFP32 on the cp.async warpgroup kernel
+// (backends/cuda/wgmma/) instead of the TMA one, for A/B timing.
+bool cp_async_warpgroup_kernel_requested() {
+  const char* v = std::getenv("EGEMM_SM90_KERNEL");
+  return v != nullptr && std::strcmp(v, "cp_async") == 0;
+}
+
+FusedKernel fused_kernel_for(PolicyId policy, EmulationPath path) {
+  const bool fp16_pieces = policy != PolicyId::emulated_fp32 || path == EmulationPath::fp16_scaled;
+  if (!fp16_pieces || !tma_kernel_runs(policy)) return FusedKernel::mma_sync_sm80;
+  if (policy == PolicyId::emulated_fp32 && cp_async_warpgroup_kernel_requested() && sm90::warpgroup_kernel_usable())
+    return FusedKernel::wgmma_cp_async_sm90;
+  return FusedKernel::wgmma_tma_sm90;
+}
+
 bool emulated_fp32_fills_the_gpu(index_t m, index_t n) {
   int device = 0, sms = 0;
   EGEMM_CUDA_CHECK(cudaGetDevice(&device));
   EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  auto tiles = [&](index_t bm, index_t bn) { return ((m + bm - 1) / bm) * ((n + bn - 1) / bn); };
-  if (sm90::warpgroup_kernel_usable())
-    return tiles(sm90::tile_rows, sm90::tile_columns) >= static_cast<index_t>(sms) * sm90::resident_blocks_per_sm();
-  using Tile = Fp16TwoAccumulatorTile;
-  return tiles(Tile::bm, Tile::bn) >= static_cast<index_t>(sms) * resident_blocks_per_sm<EmulatedFP32, Fp16Format, Tile>();
+  KernelFootprint f{};
+  switch (fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled)) {
+    case FusedKernel::wgmma_tma_sm90: f = tma_footprint(PolicyId::emulated_fp32); break;
+    case FusedKernel::wgmma_cp_async_sm90:
+      f = {sm90::tile_rows, sm90::tile_columns, sm90::resident_blocks_per_sm()};
+      break;
+    case FusedKernel::mma_sync_sm80: {
+      using Tile = Fp16TwoAccumulatorTile;
+      f = {Tile::bm, Tile::bn, resident_blocks_per_sm<EmulatedFP32, Fp16Format, Tile>()};
+      break;
+    }
+  }
+  const index_t tiles = ((m + f.bm - 1) / f.bm) * ((n + f.bn - 1) / f.bn);
+  return tiles >= static_cast<index_t>(sms) * f.blocks_per_sm;
 }
 
 void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                        const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream) {
+  // The wgmma kernels need at least one k-tile (the TMA kernel's sums start in the first).
+  if (a.depth_pad > 0) {
+    switch (fused_kernel_for(policy, path)) {
+      case FusedKernel::wgmma_tma_sm90: return launch_fused_gemm_tma(policy, a, b, g, path_word, path, stream);
+      case FusedKernel::wgmma_cp_async_sm90: return sm90::launch_emulated_fp32(a, b, g, path_word, stream);
+      case FusedKernel::mma_sync_sm80: break;
+    }
+  }
   switch (policy) {
     case PolicyId::emulated_fp32:
       if (path == EmulationPath::tf32_full_range)
         return launch<FullRangeTF32x3, Tf32Format, Tf32Tile>(a, b, g, path_word, path, stream);
-      if (sm90::warpgroup_kernel_usable()) return sm90::launch_emulated_fp32(a, b, g, path_word, stream);
       return launch<EmulatedFP32, Fp16Format, Fp16TwoAccumulatorTile>(a, b, g, path_word, path, stream);
     case PolicyId::full_range_tf32x3:
       return launch<FullRangeTF32x3, Tf32Format, Tf32Tile>(a, b, g, path_word, path, stream);

@@ -37,7 +37,15 @@ struct FusedGemmParams {
 void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                        const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream);
 
-// Whether EmulatedFP32's kernel has at least one full wave of blocks for an
+// Which kernel launch_fused_gemm runs for `policy` on `path` on the current
+// device. FP16 pieces on an sm_90 GPU whose binary has sm_90a code: the TMA +
+// wgmma kernel (backends/cuda/sm90/); EGEMM_SM90_KERNEL=0 forces the mma.sync
+// kernel, EGEMM_SM90_KERNEL=cp_async EmulatedFP32's cp.async wgmma kernel
+// (backends/cuda/wgmma/), for A/B timing. Everything else: mma.sync.
+enum class FusedKernel { mma_sync_sm80, wgmma_cp_async_sm90, wgmma_tma_sm90 };
+FusedKernel fused_kernel_for(PolicyId policy, EmulationPath path);
+
+// Whether EmulatedFP32's kernel (the one fused_kernel_for picks) has at least one full wave of blocks for an
 // m x n C on the current device. Below that, the tensor cores idle on most
 // SMs and cuBLAS SGEMM is faster (H100: 0.72x at 1024^3 with 128 blocks for
 // 264 slots, 1.07x at 2048^3 with 512; perf_tests/results/2026-11-22-h100-final.md),

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "backends/cuda/fold_length.hpp"
 #include "backends/cuda/mma_sm80.hpp"
 
 namespace egemm::cuda {
@@ -28,8 +29,7 @@ struct Tf32Format {
   }
 };
 
-// The k extent over which a folded product term is summed before its RN add
-// into the FP32 accumulator (the host oracle's k_step).
-inline constexpr int fold_k = 16;
+// fold_k (16, the host oracle's k_step) and the wgmma kernel's wgmma_fold_k
+// (64): fold_length.hpp, plain C++ so the tests' error bound reads them too.
 
 }  // namespace egemm::cuda

@@ -7,6 +7,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/split_kernels.cu
   ${_cuda_dir}/fused_gemm.cu
   ${_cuda_dir}/wgmma/fused_gemm_sm90.cu
+  ${_cuda_dir}/sm90/fused_gemm_tma.cu
   ${_cuda_dir}/special_values.cu
   ${_cuda_dir}/wide_rows.cu
   ${_cuda_dir}/cublas_native.cu
@@ -17,4 +18,5 @@ target_link_libraries(egemm PRIVATE CUDA::cudart CUDA::cublas)
 # fused gemm must not spill); -warn-spills makes a spill stand out.
 target_compile_options(egemm PRIVATE
   $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xptxas=-warn-spills -lineinfo>)
-set_source_files_properties(${_cuda_dir}/fused_gemm.cu PROPERTIES COMPILE_OPTIONS "-Xptxas=-v")
+set_source_files_properties(${_cuda_dir}/fused_gemm.cu ${_cuda_dir}/sm90/fused_gemm_tma.cu
+  PROPERTIES COMPILE_OPTIONS "-Xptxas=-v")

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "backends/cuda/fold_length.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/path_selection.hpp"
 
@@ -97,12 +98,15 @@ std::vector<double> error_bound(PolicyId policy, const GemmArgs& g, const std::v
   const std::vector<int> ea = row_exponents(a, s.scaled), eb = row_exponents(b, s.scaled);
   const double u = accumulation_unit;
   // Adds an entry's accumulation path can round: k per running term, or (folded)
-  // one fold k-step plus one fold per k-step; the correction sum is 2^-10 smaller.
-  // Folds span 16 values of k on the host and the mma.sync kernel, 64 on the
-  // Hopper warpgroup kernel (one k-tile): the bound takes the larger count.
+  // the f values of one fold inside the tensor core plus one RN add per fold;
+  // the correction sum is 2^-10 smaller. The fold length f depends on the
+  // kernel that runs (16 on the host and the mma.sync kernel, 64 on the wgmma
+  // kernel): the bound takes the largest count over every fold length in use,
+  // so it holds whichever kernel the device picks.
   const double k = static_cast<double>(g.k);
-  const double main_adds =
-      s.fold ? std::max(16.0 + std::ceil(k / 16.0), 64.0 + std::ceil(k / 64.0)) : s.products * k;
+  double fold_adds = 0.0;
+  for (int f : cuda::fold_lengths) fold_adds = std::max(fold_adds, f + std::ceil(k / f));
+  const double main_adds = s.fold ? fold_adds : s.products * k;
   const double gamma = u * (main_adds + (s.fold ? 2.0 * k * 0x1p-10 : 0.0)) * 1.01;
 
   std::vector<double> bound(static_cast<std::size_t>(g.m * g.n));

@@ -1,0 +1,184 @@
+// Instantiates and launches the sm_90a wgmma kernel: the four TMA tensor maps
+// of the pieces, the run-time check that the device and the binary have it.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/sm90/fused_gemm_tma.hpp"
+#include "backends/cuda/sm90/fused_gemm_tma_kernel.cuh"
+#include "backends/cuda/tile_config.hpp"
+#include "egemm/errors.hpp"
+
+namespace egemm::cuda {
+namespace {
+
+// cuTensorMapEncodeTiled from the driver the runtime already loaded (no libcuda link).
+PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    EGEMM_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || fn == nullptr)
+      throw device_error("egemm::gemm (CUDA): the driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+  }();
+  return encode;
+}
+
+// A piece (rows_pad x depth_pad FP16, k contiguous) as boxes of 64 k x `box_rows`
+// rows, 128B-swizzled as the wgmma descriptors read them.
+CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows) {
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(op.depth_pad), static_cast<cuuint64_t>(op.rows_pad)};
+  const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(op.depth_pad) * 2};
+  const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = tensor_map_encoder()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(piece), dims,
+                                          row_stride, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                          CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw device_error("egemm::gemm (CUDA): cuTensorMapEncodeTiled failed (" + std::to_string(static_cast<int>(r)) +
+                       ") for a " + std::to_string(op.rows_pad) + " x " + std::to_string(op.depth_pad) + " piece");
+  return map;
+}
+
+template <class Policy>
+using TileOf = hopper::Sm90Tile<policy_traits<Policy>::pieces_per_operand>;
+
+template <class Policy>
+constexpr auto kernel_of() {
+  return hopper::tma_wgmma_gemm_kernel<Policy, TileOf<Policy>>;
+}
+
+template <class Policy>
+void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, const std::uint32_t* path_word,
+            EmulationPath path, cudaStream_t stream) {
+  using Tile = TileOf<Policy>;
+  constexpr int pieces = Tile::pieces;
+  const auto kernel = kernel_of<Policy>();
+  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::smem_bytes));
+
+  FusedGemmParams p{};
+  for (int piece = 0; piece < 2; ++piece) {
+    p.a[piece] = a.piece[piece];
+    p.b[piece] = b.piece[piece];
+  }
+  p.k_pad = a.depth_pad;
+  p.a_exponent = a.exponent;
+  p.b_exponent = b.exponent;
+  p.a_nonfinite = a.nonfinite;
+  p.b_nonfinite = b.nonfinite;
+  p.path_word = path_word;
+  p.path = path;
+  p.m = g.m;
+  p.n = g.n;
+  p.alpha = g.alpha;
+  p.beta = g.beta;
+  p.c = g.c;
+  p.ldc = g.ldc;
+
+  static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
+  static_assert(split_depth_multiple % Tile::bk == 0, "k padding fits the k-tile");
+  const index_t tiles_m = a.rows_pad / Tile::bm, tiles_n = b.rows_pad / Tile::bn;
+  if (tiles_m * tiles_n > 0x7fffffff || a.rows_pad > 0x7fffffff || b.rows_pad > 0x7fffffff)
+    throw unsupported("egemm::gemm (CUDA): m = " + std::to_string(g.m) + ", n = " + std::to_string(g.n) +
+                      " need more blocks than one grid holds");
+  p.tiles_m = static_cast<int>(tiles_m);
+  p.tiles_n = static_cast<int>(tiles_n);
+
+  // One-piece policies have no lo: their unused maps repeat hi.
+  const CUtensorMap a_hi = piece_map(a.piece[0], a, Tile::bm), b_hi = piece_map(b.piece[0], b, Tile::bn);
+  const CUtensorMap a_lo = pieces > 1 ? piece_map(a.piece[1], a, Tile::bm) : a_hi;
+  const CUtensorMap b_lo = pieces > 1 ? piece_map(b.piece[1], b, Tile::bn) : b_hi;
+  const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n));
+  kernel<<<grid, Tile::threads, Tile::smem_bytes, stream>>>(a_hi, a_lo, b_hi, b_lo, p);
+  EGEMM_CUDA_CHECK_LAUNCH();
+}
+
+// Per device: whether it is sm_90 and the binary's code for it is the sm_90a kernel.
+bool device_runs_sm90a() {
+  static std::mutex mutex;
+  static std::unordered_map<int, bool> per_device;
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = per_device.find(device);
+  if (it != per_device.end()) return it->second;
+  int major = 0, minor = 0;
+  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  bool runs = false;
+  if (major == 9 && minor == 0) {
+    cudaFuncAttributes attributes{};
+    // No code for this device in the binary is an error here, not a reason to fail the call.
+    const cudaError_t e = cudaFuncGetAttributes(&attributes, kernel_of<EmulatedFP32>());
+    if (e == cudaSuccess)
+      runs = attributes.binaryVersion == 90;
+    else
+      (void)cudaGetLastError();
+  }
+  return per_device.emplace(device, runs).first->second;
+}
+
+bool forced_off() {
+  const char* v = std::getenv("EGEMM_SM90_KERNEL");
+  return v != nullptr && std::strcmp(v, "0") == 0;
+}
+
+}  // namespace
+
+bool tma_kernel_runs(PolicyId policy) {
+  switch (policy) {
+    case PolicyId::emulated_fp32:
+    case PolicyId::round_split4:
+    case PolicyId::truncate_split4:
+    case PolicyId::half: return !forced_off() && device_runs_sm90a();
+    case PolicyId::full_range_tf32x3:
+    case PolicyId::native_fp32: break;
+  }
+  return false;
+}
+
+void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
+                           const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream) {
+  switch (policy) {
+    case PolicyId::emulated_fp32: return launch<EmulatedFP32>(a, b, g, path_word, path, stream);
+    case PolicyId::round_split4: return launch<RoundSplit4>(a, b, g, path_word, path, stream);
+    case PolicyId::truncate_split4: return launch<TruncateSplit4>(a, b, g, path_word, path, stream);
+    case PolicyId::half: return launch<Half>(a, b, g, path_word, path, stream);
+    case PolicyId::full_range_tf32x3:
+    case PolicyId::native_fp32: break;
+  }
+  throw invalid_argument(std::string("egemm::cuda::launch_fused_gemm_tma: no wgmma kernel for ") +
+                         policy_name(policy));
+}
+
+// One block per SM by construction (about 200 KiB of shared memory, 384 x 168
+// registers); the occupancy query confirms it on the device at hand.
+KernelFootprint tma_footprint(PolicyId policy) {
+  (void)policy;  // every FP16 policy has the same block tile
+  using Tile = TileOf<EmulatedFP32>;
+  static std::mutex mutex;
+  static std::unordered_map<int, int> per_device;
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = per_device.find(device);
+  if (it == per_device.end()) {
+    const auto kernel = kernel_of<EmulatedFP32>();
+    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::smem_bytes));
+    int blocks = 0;
+    EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Tile::threads, Tile::smem_bytes));
+    it = per_device.emplace(device, blocks).first;
+  }
+  return {Tile::bm, Tile::bn, it->second};
+}
+
+}  // namespace egemm::cuda

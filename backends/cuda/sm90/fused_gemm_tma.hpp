@@ -1,0 +1,29 @@
+// The Hopper (sm_90a) fused gemm: TMA + mbarrier ring + wgmma, for the FP16
+// policies (EmulatedFP32's scaled path, RoundSplit4, TruncateSplit4, Half).
+// Chosen over the mma.sync kernel where it can run (see tma_kernel_runs).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "backends/cuda/fused_gemm.hpp"
+
+namespace egemm::cuda {
+
+// Whether the TMA + wgmma kernel can run `policy`'s FP16 pieces on the current device:
+// compute capability 9.0, this build holds sm_90a code (the kernel's binary
+// version is 90), and EGEMM_SM90_KERNEL is not "0" (that forces the mma.sync
+// kernel, for A/B timing). False for FullRangeTF32x3 and NativeFP32.
+bool tma_kernel_runs(PolicyId policy);
+
+void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
+                           const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream);
+
+// The tile of C one block of the kernel covers, and how many blocks share an SM.
+struct KernelFootprint {
+  int bm, bn, blocks_per_sm;
+};
+KernelFootprint tma_footprint(PolicyId policy);
+
+}  // namespace egemm::cuda

@@ -1,0 +1,289 @@
+// The fused gemm on Hopper (sm_90a), from named pieces:
+//   Sm90Tile            : block tile, k-tile, warpgroups, stage ring, register split
+//   StageRing           : where stage s's pieces and its two mbarriers live in shared memory
+//   producer            : one thread of warpgroup 0 streams k-tiles in by TMA
+//   WarpgroupAccumulators: a consumer warpgroup's 64x128 part of C, every product
+//                         term as wgmmas from shared memory, the per-k-tile fold
+//   epilogue            : combine accumulators, undo the scaling, alpha/beta
+// The same policy traits as the mma.sync kernel (fused_gemm_kernel.cuh) decide
+// pieces, terms, accumulators and the fold; FP16 pieces only.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <utility>
+
+#include "backends/cuda/emulation_path.hpp"
+#include "backends/cuda/fold_length.hpp"
+#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/fused_gemm_kernel.cuh"  // tile_order, for_each_term
+#include "backends/cuda/sm90/mbarrier.hpp"
+#include "backends/cuda/sm90/tma.hpp"
+#include "backends/cuda/sm90/wgmma.hpp"
+#include "egemm/numerics/epilogue.hpp"
+#include "egemm/policy.hpp"
+
+namespace egemm::cuda::hopper {
+
+constexpr int cmin(int a, int b) { return a < b ? a : b; }
+
+// 128x128 blocks: two consumer warpgroups of 64x128 (one m64n128 wgmma
+// accumulator each per sum) and one producer warpgroup. k-tiles of 64 FP16,
+// one 128-byte swizzle row. EmulatedFP32 holds three 64-register sums per
+// thread (step, main, correction): no room for a wider warpgroup tile.
+template <int Pieces>
+struct Sm90Tile {
+  static constexpr int pieces = Pieces;
+  static constexpr int bm = 128, bn = 128, bk = 64;
+  static constexpr int consumers = 2;  // warpgroups; consumer c owns rows 64 c .. 64 c + 63
+  static constexpr int threads = 128 * (1 + consumers);
+  static constexpr int a_box_bytes = bm * bk * 2, b_box_bytes = bn * bk * 2;  // one TMA box each
+  static constexpr int stage_bytes = pieces * (a_box_bytes + b_box_bytes);
+  // As many stages as fit 227 KiB (the per-block limit on sm_90) after the
+  // 1 KiB alignment slack and the barriers: 3 with two pieces, 7 with one.
+  static constexpr int stages = cmin(8, (227 * 1024 - 1024 - 16 * 8) / stage_bytes);
+  static constexpr int smem_bytes = 1024 + stages * stage_bytes + 2 * stages * 8;
+  // setmaxnreg: 128 x 40 + 256 x 232 = 64512 of the SM's 65536 registers.
+  static constexpr int producer_registers = 40, consumer_registers = 232;
+  static_assert(stages >= 2, "a ring needs two stages");
+  static_assert(bk * 2 == 128, "a k-tile row is one 128-byte swizzle row");
+};
+
+// Stage s: A piece boxes, then B piece boxes, each 1024-byte aligned (the
+// 128B swizzle's atom); then full[stages] and empty[stages] barriers.
+template <class Tile>
+struct StageRing {
+  unsigned char* base;
+  __device__ __forceinline__ unsigned char* a(int stage, int piece) const {
+    return base + stage * Tile::stage_bytes + piece * Tile::a_box_bytes;
+  }
+  __device__ __forceinline__ unsigned char* b(int stage, int piece) const {
+    return base + stage * Tile::stage_bytes + Tile::pieces * Tile::a_box_bytes + piece * Tile::b_box_bytes;
+  }
+  __device__ __forceinline__ std::uint64_t* full(int stage) const {
+    return reinterpret_cast<std::uint64_t*>(base + Tile::stages * Tile::stage_bytes) + stage;
+  }
+  __device__ __forceinline__ std::uint64_t* empty(int stage) const { return full(Tile::stages) + stage; }
+};
+
+// The four tensor maps: piece p of op(A) (rows of the block tile m) and of op(B)^T.
+struct PieceMaps {
+  const CUtensorMap* a[2];
+  const CUtensorMap* b[2];
+};
+
+// One thread: waits for a free stage, announces its bytes, issues the boxes.
+template <class Tile>
+__device__ __forceinline__ void producer(const StageRing<Tile>& ring, const PieceMaps& maps, int k_tiles, int row_a,
+                                         int row_b) {
+  int stage = 0;
+  std::uint32_t phase = 0;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    mbarrier_wait(ring.empty(stage), phase ^ 1);  // a fresh barrier counts as released
+    mbarrier_arrive_expect_tx(ring.full(stage), Tile::stage_bytes);
+#pragma unroll
+    for (int piece = 0; piece < Tile::pieces; ++piece) {
+      tma_load_2d(ring.a(stage, piece), maps.a[piece], ring.full(stage), kt * Tile::bk, row_a);
+      tma_load_2d(ring.b(stage, piece), maps.b[piece], ring.full(stage), kt * Tile::bk, row_b);
+    }
+    if (++stage == Tile::stages) {
+      stage = 0;
+      phase ^= 1;
+    }
+  }
+}
+
+template <class Policy, class Tile>
+struct WarpgroupAccumulators {
+  using traits = policy_traits<Policy>;
+  static constexpr int count = traits::products > 1 && traits::terms[traits::products - 1].accumulator == 1 ? 2 : 1;
+  static constexpr bool folds = traits::fold_main_each_k_step;
+  static constexpr int k_steps = Tile::bk / 16;  // wgmmas of k16 per k-tile and term
+  static_assert(!folds || wgmma_fold_k == Tile::bk, "the fold spans one k-tile");
+  float acc[count][64];
+  float step[folds ? 64 : 1];  // the folded term's sum over this k-tile
+
+  // Whether term i is the first to write its accumulator.
+  static constexpr bool first_of_accumulator(int i) {
+    for (int j = 0; j < i; ++j)
+      if (traits::terms[j].accumulator == traits::terms[i].accumulator) return false;
+    return true;
+  }
+
+  // The wgmma sums start from their first k-tile (accumulate = 0); only the
+  // folded main accumulator, never a wgmma's, is zeroed here.
+  __device__ __forceinline__ void zero_main() {
+    if constexpr (folds) {
+#pragma unroll
+      for (int v = 0; v < 64; ++v) acc[0][v] = 0.0f;
+    }
+  }
+
+  __device__ __forceinline__ void fence_all() {
+#pragma unroll
+    for (int s = 0; s < count; ++s) fence_registers(acc[s]);
+    fence_registers(step);
+  }
+
+  // One term over the k-tile: k_steps wgmmas chained in the tensor core; the
+  // first adds to d's old value only if `accumulate`.
+  static __device__ __forceinline__ void term_k_tile(float (&d)[64], std::uint32_t a, std::uint32_t b, int accumulate) {
+    const std::uint64_t da = smem_descriptor_sw128(a), db = smem_descriptor_sw128(b);
+    wgmma_m64n128k16_f16(d, da, db, accumulate);
+#pragma unroll
+    for (int s = 1; s < k_steps; ++s)  // k16 slice s: 32 s bytes on, 2 s in the descriptor's 16-byte units
+      wgmma_m64n128k16_f16(d, da + 2 * s, db + 2 * s, 1);
+  }
+
+  // Every term of one k-tile (a, b: this warpgroup's rows of each piece).
+  // Folded policy: the main term's wgmmas go into `step` as their own group,
+  // the corrections into a second; waiting for all but the last group lets
+  // the RN add of step into the main accumulator run while the corrections
+  // still occupy the tensor core. Returns with at most one group in flight:
+  // the previous k-tile's wgmmas have all completed.
+  // first: k-tile 0, where every wgmma sum starts.
+  __device__ __forceinline__ void k_tile(const std::uint32_t (&a)[2], const std::uint32_t (&b)[2], bool first) {
+    fence_all();
+    wgmma_fence();
+    if constexpr (folds) {
+      constexpr ProductTerm main_term = traits::terms[0];
+      term_k_tile(step, a[static_cast<int>(main_term.a)], b[static_cast<int>(main_term.b)], 0);
+      wgmma_commit();
+      for_each_term(
+          [&](auto t) {
+            constexpr int i = decltype(t)::value;
+            if constexpr (i > 0) {
+              constexpr ProductTerm term = traits::terms[i];
+              static_assert(term.accumulator == 1, "the main accumulator is folded into while the others run");
+              // The first correction term of k-tile 0 starts the correction sum.
+              term_k_tile(acc[1], a[static_cast<int>(term.a)], b[static_cast<int>(term.b)], !(first && i == 1));
+            }
+          },
+          std::make_integer_sequence<int, traits::products>{});
+      wgmma_commit();
+      wgmma_wait<1>();
+      fence_registers(step);
+      fence_registers(acc[0]);
+#pragma unroll
+      for (int v = 0; v < 64; ++v) acc[0][v] = __fadd_rn(acc[0][v], step[v]);
+    } else {
+      for_each_term(
+          [&](auto t) {
+            constexpr int i = decltype(t)::value;
+            constexpr ProductTerm term = traits::terms[i];
+            constexpr bool starts = first_of_accumulator(i);
+            term_k_tile(acc[term.accumulator], a[static_cast<int>(term.a)], b[static_cast<int>(term.b)],
+                        !(first && starts));
+          },
+          std::make_integer_sequence<int, traits::products>{});
+      wgmma_commit();
+      wgmma_wait<1>();
+    }
+    fence_all();
+  }
+};
+
+// The warpgroup's 64x128 entries of C (rows row0.., columns col0..). wgmma's
+// accumulator layout: warp w, lane l holds rows 16 w + l/4 (+8) and, per n8
+// block j, columns 8 j + 2 (l % 4) + {0, 1}: registers 4 j + {0, 1} (row r),
+// 4 j + {2, 3} (row r + 8). Entries in a row or column with Inf/NaN are left
+// to the special-value pass, so it reads the caller's C, not ours.
+template <class Policy, class Tile>
+__device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Tile>& acc, const FusedGemmParams& p,
+                                         index_t row0, index_t col0, int thread) {
+  using traits = policy_traits<Policy>;
+  constexpr int count = WarpgroupAccumulators<Policy, Tile>::count;
+  const int warp = thread / 32, lane = thread % 32;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const index_t i = row0 + warp * 16 + h * 8 + lane / 4;
+    if (i >= p.m) continue;
+    const int ea = traits::scales_rows_and_columns ? p.a_exponent[i] : 0;
+    const bool row_special = p.a_nonfinite[i] != 0;
+#pragma unroll
+    for (int j = 0; j < Tile::bn / 8; ++j)
+#pragma unroll
+      for (int w = 0; w < 2; ++w) {
+        const index_t col = col0 + j * 8 + (lane % 4) * 2 + w;
+        if (col >= p.n || row_special || p.b_nonfinite[col] != 0) continue;
+        const int r = 4 * j + 2 * h + w;
+        const int exponent = traits::scales_rows_and_columns ? ea + p.b_exponent[col] : 0;
+        const float correction = count > 1 ? acc.acc[count - 1][r] : 0.0f;
+        const float v = combine_accumulators(acc.acc[0][r], correction, traits::lo_scale_log2, exponent);
+        float* c = p.c + i + col * p.ldc;
+        *c = apply_alpha_beta(v, p.alpha, p.beta, c);
+      }
+  }
+}
+
+template <class Policy, class Tile>
+__global__ void __launch_bounds__(Tile::threads, 1)
+    tma_wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_hi, const __grid_constant__ CUtensorMap a_lo,
+                           const __grid_constant__ CUtensorMap b_hi, const __grid_constant__ CUtensorMap b_lo,
+                           const FusedGemmParams p) {
+  // Only the sm_90a pass has wgmma/setmaxnreg; the sm_80 pass compiles an
+  // empty body that the host never launches (fused_gemm_sm90.cu checks the
+  // binary's version first).
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if (!path_selected(p.path_word, p.path)) return;  // EmulatedFP32 chose another path on the device
+  extern __shared__ unsigned char smem_raw[];
+  const StageRing<Tile> ring{reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
+                                                              ~static_cast<std::uintptr_t>(1023))};
+  const int warpgroup = threadIdx.x / 128, thread = threadIdx.x % 128;
+  const TileCoord tile = tile_order(static_cast<int>(blockIdx.x), p.tiles_m, p.tiles_n);
+  const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Tile::stages; ++s) {
+      mbarrier_init(ring.full(s), 1);                    // the producer's arrive_expect_tx
+      mbarrier_init(ring.empty(s), 4 * Tile::consumers);  // one arrival per consumer warp
+    }
+    mbarrier_init_fence();
+  }
+  const PieceMaps maps{{&a_hi, &a_lo}, {&b_hi, &b_lo}};
+  if (threadIdx.x == 32) {
+    for (int piece = 0; piece < Tile::pieces; ++piece) {
+      tma_prefetch_descriptor(maps.a[piece]);
+      tma_prefetch_descriptor(maps.b[piece]);
+    }
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    setmaxnreg_dec<Tile::producer_registers>();
+    if (threadIdx.x == 0) producer(ring, maps, k_tiles, tile.m * Tile::bm, tile.n * Tile::bn);
+    return;
+  }
+  setmaxnreg_inc<Tile::consumer_registers>();
+  const int consumer = warpgroup - 1;
+  WarpgroupAccumulators<Policy, Tile> acc;
+  acc.zero_main();
+  int stage = 0, previous = 0;
+  std::uint32_t phase = 0;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    mbarrier_wait(ring.full(stage), phase);
+    std::uint32_t a[2], b[2];
+#pragma unroll
+    for (int piece = 0; piece < 2; ++piece) {
+      const int q = piece < Tile::pieces ? piece : 0;
+      a[piece] = smem_u32(ring.a(stage, q)) + consumer * 64 * 128;  // this warpgroup's 64 rows
+      b[piece] = smem_u32(ring.b(stage, q));
+    }
+    acc.k_tile(a, b, kt == 0);
+    // k-tile kt - 1's wgmmas have completed: its stage goes back to the producer.
+    if (kt > 0 && thread % 32 == 0) mbarrier_arrive(ring.empty(previous));
+    previous = stage;
+    if (++stage == Tile::stages) {
+      stage = 0;
+      phase ^= 1;
+    }
+  }
+  wgmma_wait<0>();
+  acc.fence_all();
+  epilogue<Policy, Tile>(acc, p, static_cast<index_t>(tile.m) * Tile::bm + consumer * 64,
+                         static_cast<index_t>(tile.n) * Tile::bn, thread);
+#endif
+}
+
+}  // namespace egemm::cuda::hopper

@@ -1,0 +1,71 @@
+// Warpgroup MMA (sm_90a): shared-memory matrix descriptors for K-major
+// tiles in the 128-byte swizzle TMA writes, and the inline PTX of
+// wgmma.mma_async m64n128k16 (FP16 in, FP32 accumulate) with its fence,
+// commit and wait. Device code only; used inside the sm_90a guard.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/cuda/sm90/mbarrier.hpp"
+
+namespace egemm::cuda::hopper {
+
+// A K-major operand tile: rows of 64 FP16 (128 bytes) at a 128-byte pitch,
+// 128B-swizzled in 1024-byte atoms of 8 rows. LBO is unused by swizzled
+// K-major layouts; SBO = 1024 (the next 8 rows). The tile must start on a
+// 1024-byte boundary; the k16 slice s of a k-tile starts 32 s bytes in (the
+// swizzle acts on absolute address bits, so a plain offset selects it).
+__device__ __forceinline__ std::uint64_t smem_descriptor_sw128(std::uint32_t smem_addr) {
+  std::uint64_t d = 0;
+  d |= static_cast<std::uint64_t>((smem_addr & 0x3FFFF) >> 4);  // start address, 16-byte units
+  d |= static_cast<std::uint64_t>(1) << 16;                      // leading byte offset (ignored)
+  d |= static_cast<std::uint64_t>(1024 >> 4) << 32;              // stride byte offset
+  d |= static_cast<std::uint64_t>(1) << 62;                      // layout: 128-byte swizzle
+  return d;
+}
+
+// Orders this thread's register accesses before the wgmmas that follow (the
+// accumulators were read or written by ordinary instructions).
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+// Closes the wgmmas issued since the last commit into one group.
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+// Waits until at most `Pending` committed groups are still in flight.
+template <int Pending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(Pending) : "memory");
+}
+
+// Keeps the compiler from moving accesses of an accumulator register across
+// the wgmma fence/wait around it (the asm reads and writes it).
+template <int N>
+__device__ __forceinline__ void fence_registers(float (&d)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// d (+)= A B for a 64x128 tile of C over k = 16: A 64x16 and B 128x16, both
+// K-major in shared memory. accumulate = 0 ignores d's old value (a fresh
+// sum): accumulators start that way rather than from zeroing moves, which
+// would make ptxas serialize the wgmmas.
+__device__ __forceinline__ void wgmma_m64n128k16_f16(float (&d)[64], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                     int accumulate) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+}
+
+// Register count caps per warpgroup (setmaxnreg): the producer gives its
+// registers up so the consumers' accumulators fit.
+template <int Count>
+__device__ __forceinline__ void setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Count));
+}
+template <int Count>
+__device__ __forceinline__ void setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Count));
+}
+
+}  // namespace egemm::cuda::hopper
