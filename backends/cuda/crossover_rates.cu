@@ -3,24 +3,32 @@
 
 #include "backends/cuda/crossover_rates.hpp"
 #include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/wgmma/fused_gemm_sm90.hpp"
+#include "backends/cuda/fused_gemm.hpp"
 
 namespace egemm::cuda {
 namespace {
 
 // cuBLAS SGEMM reaches 77% of the FP32 peak at 8192^3 on an H100 (51.4 of
-// 66.9 TFLOP/s at 1980 MHz). The fused mma.sync kernel alone runs 1.9x
-// SGEMM's rate there, and a tile's fixed cost is worth 165 steps of depth
-// (fitted to a 65536 x 4096 x 128 product at 0.81x SGEMM); the Hopper
-// warpgroup kernel alone runs 2.65x (8.35 of 8.97 ms against SGEMM's 22.1),
-// and its bigger tiles cost 350 steps of depth (the same product, forced
-// onto it, ran at 0.69x) (perf_tests/results/2026-11-22-h100-final.md).
+// 66.9 TFLOP/s at 1980 MHz). Each fused kernel's speedup over SGEMM on deep
+// products (kernel alone, split excluded, 8192^3) and its tile's fixed cost in
+// steps of depth (fitted to kNN's 65536 x 4096 x 128 product forced onto the
+// kernel), all measured on that H100 (perf_tests/results/2026-11-22-h100-final.md,
+// 2026-11-22-h100-sm90-wgmma.md):
+//   mma.sync: 1.9x, 165 (the product ran at 0.81x);
+//   cp.async wgmma: 2.65x (8.35 of 8.97 ms against SGEMM's 22.1), 350 (0.69x);
+//   TMA wgmma: 3.9x (5.5 of 6.1 ms against SGEMM's 21.35), 350 until measured.
 constexpr double sgemm_efficiency = 0.77;
 struct KernelFigures {
   double speedup, depth_overhead;
 };
-constexpr KernelFigures mma_sync_kernel{1.9, 165};
-constexpr KernelFigures warpgroup_kernel{2.65, 350};
+KernelFigures figures_of(FusedKernel kernel) {
+  switch (kernel) {
+    case FusedKernel::wgmma_tma_sm90: return {3.9, 350};
+    case FusedKernel::wgmma_cp_async_sm90: return {2.65, 350};
+    case FusedKernel::mma_sync_sm80: break;
+  }
+  return {1.9, 165};
+}
 
 int attribute(cudaDeviceAttr which, int device) {
   int v = 0;
@@ -39,9 +47,6 @@ model::CrossoverModel measure(int device) {
   model::CrossoverModel d;
   d.sgemm_flop_per_s = sms * clock_hz * fp32_lanes * 2 * sgemm_efficiency;
   d.memory_bytes_per_s = 2 * memory_hz * bus_bytes;
-  const KernelFigures kernel = sm90::warpgroup_kernel_usable() ? warpgroup_kernel : mma_sync_kernel;
-  d.emulation_speedup = kernel.speedup;
-  d.depth_overhead = kernel.depth_overhead;
   return d;
 }
 
@@ -55,7 +60,12 @@ model::CrossoverModel emulated_fp32_crossover_model() {
   const std::lock_guard<std::mutex> lock(mutex);
   auto it = per_device.find(device);
   if (it == per_device.end()) it = per_device.emplace(device, measure(device)).first;
-  return it->second;
+  // The kernel's figures per call: EGEMM_SM90_KERNEL may change which kernel runs.
+  model::CrossoverModel d = it->second;
+  const KernelFigures kernel = figures_of(fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled));
+  d.emulation_speedup = kernel.speedup;
+  d.depth_overhead = kernel.depth_overhead;
+  return d;
 }
 
 }  // namespace egemm::cuda

@@ -6,7 +6,8 @@
 
 namespace egemm::cuda {
 
-// Cached per device. SGEMM's rate is the FP32 peak (SMs x clock x FP32 lanes
+// The device's figures are cached per device, the kernel's follow the kernel
+// EmulatedFP32 runs now (fused_kernel_for). SGEMM's rate is the FP32 peak (SMs x clock x FP32 lanes
 // x 2) times the efficiency cuBLAS reaches; bandwidth is the memory clock x
 // bus width x 2 (double data rate); the kernel's speedup on deep products
 // and its per-tile depth overhead are measured (crossover_rates.cu).
