@@ -97,5 +97,21 @@ TEST(CudaFusedKernel, SwitchForcesMmaSyncAndBothKernelsAgree) {
   }
 }
 
+// EGEMM_SM90_CLUSTER=2: blocks pair up in clusters and multicast op(B)'s
+// boxes. m = 300 gives 3 m-tiles (the last pair's second block lies past
+// op(A)); k = 1000 wraps the ring; every policy the kernel runs.
+TEST(CudaFusedKernel, ClusterPairsSharingOpBStayWithinTheBound) {
+  EGEMM_REQUIRE_GPU();
+  const ScopedEnv pairs("EGEMM_SM90_CLUSTER", "2");
+  for (index_t m : {300, 1000}) {
+    test::check_device_gemm(EmulatedFP32{}, {'T', 'N', m, 260, 1000, 1.0f, 0.0f, 1});
+    if (::testing::Test::HasFailure()) return;
+  }
+  test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 129, 400, 70, -0.75f, 2.0f, 0});
+  test::check_device_gemm(RoundSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
+  test::check_device_gemm(TruncateSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
+  test::check_device_gemm(Half{}, {'T', 'T', 300, 130, 700, 1.0f, 0.5f, 0});
+}
+
 }  // namespace
 }  // namespace egemm

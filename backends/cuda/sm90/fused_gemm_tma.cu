@@ -49,20 +49,20 @@ CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows) {
   return map;
 }
 
-template <class Policy>
-using TileOf = hopper::Sm90Tile<policy_traits<Policy>::pieces_per_operand>;
+template <class Policy, int Cluster = 1>
+using TileOf = hopper::Sm90Tile<policy_traits<Policy>::pieces_per_operand, Cluster>;
 
-template <class Policy>
+template <class Policy, int Cluster = 1>
 constexpr auto kernel_of() {
-  return hopper::tma_wgmma_gemm_kernel<Policy, TileOf<Policy>>;
+  return hopper::tma_wgmma_gemm_kernel<Policy, TileOf<Policy, Cluster>>;
 }
 
-template <class Policy>
+template <class Policy, int Cluster>
 void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, const std::uint32_t* path_word,
             EmulationPath path, cudaStream_t stream) {
-  using Tile = TileOf<Policy>;
+  using Tile = TileOf<Policy, Cluster>;
   constexpr int pieces = Tile::pieces;
-  const auto kernel = kernel_of<Policy>();
+  const auto kernel = kernel_of<Policy, Cluster>();
   EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::smem_bytes));
 
   FusedGemmParams p{};
@@ -94,12 +94,24 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
   p.tiles_n = static_cast<int>(tiles_n);
 
   // One-piece policies have no lo: their unused maps repeat hi.
-  const CUtensorMap a_hi = piece_map(a.piece[0], a, Tile::bm), b_hi = piece_map(b.piece[0], b, Tile::bn);
+  const CUtensorMap a_hi = piece_map(a.piece[0], a, Tile::bm), b_hi = piece_map(b.piece[0], b, Tile::b_box_rows);
   const CUtensorMap a_lo = pieces > 1 ? piece_map(a.piece[1], a, Tile::bm) : a_hi;
-  const CUtensorMap b_lo = pieces > 1 ? piece_map(b.piece[1], b, Tile::bn) : b_hi;
-  const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n));
-  kernel<<<grid, Tile::threads, Tile::smem_bytes, stream>>>(a_hi, a_lo, b_hi, b_lo, p);
-  EGEMM_CUDA_CHECK_LAUNCH();
+  const CUtensorMap b_lo = pieces > 1 ? piece_map(b.piece[1], b, Tile::b_box_rows) : b_hi;
+  // Clusters pair m-tiles: the grid rounds tiles_m up to whole clusters.
+  const index_t pairs_m = (tiles_m + Cluster - 1) / Cluster;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(pairs_m * Cluster * tiles_n));
+  config.blockDim = dim3(Tile::threads);
+  config.dynamicSmemBytes = Tile::smem_bytes;
+  config.stream = stream;
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = Cluster;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p));
 }
 
 // Per device: whether it is sm_90 and the binary's code for it is the sm_90a kernel.
@@ -125,6 +137,21 @@ bool device_runs_sm90a() {
       (void)cudaGetLastError();
   }
   return per_device.emplace(device, runs).first->second;
+}
+
+// EGEMM_SM90_CLUSTER=2: clusters of two blocks multicasting op(B)'s boxes.
+// Experimental: correct, but slower on the H100 with a 3-stage ring
+// (perf_tests/results/2026-11-22-h100-sm90-wgmma.md, run 3). Default: one block.
+int cluster_size() {
+  const char* v = std::getenv("EGEMM_SM90_CLUSTER");
+  return v != nullptr && std::strcmp(v, "2") == 0 ? 2 : 1;
+}
+
+template <class Policy>
+void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, const std::uint32_t* path_word,
+            EmulationPath path, cudaStream_t stream) {
+  if (cluster_size() == 2) return launch<Policy, 2>(a, b, g, path_word, path, stream);
+  launch<Policy, 1>(a, b, g, path_word, path, stream);
 }
 
 bool forced_off() {

@@ -32,13 +32,19 @@ constexpr int cmin(int a, int b) { return a < b ? a : b; }
 // accumulator each per sum) and one producer warpgroup. k-tiles of 64 FP16,
 // one 128-byte swizzle row. EmulatedFP32 holds three 64-register sums per
 // thread (step, main, correction): no room for a wider warpgroup tile.
-template <int Pieces>
+// Cluster 2 (opt-in, EGEMM_SM90_CLUSTER=2): two blocks on neighbouring m-tiles
+// of one n-tile share op(B)'s boxes; each loads half and multicasts it to
+// both, so L2 serves a quarter fewer bytes per block. Slower on the H100 with
+// three stages: a stage returns only when both blocks released it.
+template <int Pieces, int Cluster = 1>
 struct Sm90Tile {
   static constexpr int pieces = Pieces;
+  static constexpr int cluster = Cluster;
   static constexpr int bm = 128, bn = 128, bk = 64;
   static constexpr int consumers = 2;  // warpgroups; consumer c owns rows 64 c .. 64 c + 63
   static constexpr int threads = 128 * (1 + consumers);
-  static constexpr int a_box_bytes = bm * bk * 2, b_box_bytes = bn * bk * 2;  // one TMA box each
+  static constexpr int a_box_bytes = bm * bk * 2, b_box_bytes = bn * bk * 2;  // per piece and stage
+  static constexpr int b_box_rows = bn / cluster;  // the rows of op(B) one block loads (and multicasts)
   static constexpr int stage_bytes = pieces * (a_box_bytes + b_box_bytes);
   // As many stages as fit 227 KiB (the per-block limit on sm_90) after the
   // 1 KiB alignment slack and the barriers: 3 with two pieces, 7 with one.
@@ -48,6 +54,8 @@ struct Sm90Tile {
   static constexpr int producer_registers = 40, consumer_registers = 232;
   static_assert(stages >= 2, "a ring needs two stages");
   static_assert(bk * 2 == 128, "a k-tile row is one 128-byte swizzle row");
+  static_assert(cluster == 1 || cluster == 2, "blocks pair up along m at most");
+  static_assert(b_box_rows % 8 == 0, "a multicast half starts on a 1024-byte swizzle atom");
 };
 
 // Stage s: A piece boxes, then B piece boxes, each 1024-byte aligned (the
@@ -74,9 +82,12 @@ struct PieceMaps {
 };
 
 // One thread: waits for a free stage, announces its bytes, issues the boxes.
+// In a cluster, the stage is free only once both blocks' consumers released it
+// (the peer's multicast writes here too); this block's share of op(B) is the
+// rank-th b_box_rows rows, sent to both blocks.
 template <class Tile>
 __device__ __forceinline__ void producer(const StageRing<Tile>& ring, const PieceMaps& maps, int k_tiles, int row_a,
-                                         int row_b) {
+                                         int row_b, int rank) {
   int stage = 0;
   std::uint32_t phase = 0;
   for (int kt = 0; kt < k_tiles; ++kt) {
@@ -85,7 +96,13 @@ __device__ __forceinline__ void producer(const StageRing<Tile>& ring, const Piec
 #pragma unroll
     for (int piece = 0; piece < Tile::pieces; ++piece) {
       tma_load_2d(ring.a(stage, piece), maps.a[piece], ring.full(stage), kt * Tile::bk, row_a);
-      tma_load_2d(ring.b(stage, piece), maps.b[piece], ring.full(stage), kt * Tile::bk, row_b);
+      if constexpr (Tile::cluster == 1) {
+        tma_load_2d(ring.b(stage, piece), maps.b[piece], ring.full(stage), kt * Tile::bk, row_b);
+      } else {
+        const int half = rank * Tile::b_box_rows;
+        tma_load_2d_multicast(ring.b(stage, piece) + half * 128, maps.b[piece], ring.full(stage), kt * Tile::bk,
+                              row_b + half, static_cast<std::uint16_t>((1u << Tile::cluster) - 1));
+      }
     }
     if (++stage == Tile::stages) {
       stage = 0;
@@ -231,13 +248,18 @@ __global__ void __launch_bounds__(Tile::threads, 1)
   const StageRing<Tile> ring{reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
                                                               ~static_cast<std::uintptr_t>(1023))};
   const int warpgroup = threadIdx.x / 128, thread = threadIdx.x % 128;
-  const TileCoord tile = tile_order(static_cast<int>(blockIdx.x), p.tiles_m, p.tiles_n);
+  // A cluster takes a pair of m-tiles in the grouped order (with an odd
+  // count the last pair's second block reads zeros past op(A) and writes nothing).
+  const int rank = Tile::cluster > 1 ? static_cast<int>(cluster_cta_rank()) : 0;
+  const int pairs_m = (p.tiles_m + Tile::cluster - 1) / Tile::cluster;
+  TileCoord tile = tile_order(static_cast<int>(blockIdx.x) / Tile::cluster, pairs_m, p.tiles_n);
+  tile.m = tile.m * Tile::cluster + rank;
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < Tile::stages; ++s) {
       mbarrier_init(ring.full(s), 1);                    // the producer's arrive_expect_tx
-      mbarrier_init(ring.empty(s), 4 * Tile::consumers);  // one arrival per consumer warp
+      mbarrier_init(ring.empty(s), 4 * Tile::consumers * Tile::cluster);  // per consumer warp of the cluster
     }
     mbarrier_init_fence();
   }
@@ -248,11 +270,18 @@ __global__ void __launch_bounds__(Tile::threads, 1)
       tma_prefetch_descriptor(maps.b[piece]);
     }
   }
-  __syncthreads();
+  if constexpr (Tile::cluster > 1)
+    cluster_sync();  // the peer's barriers are initialised before any multicast or remote arrival
+  else
+    __syncthreads();
 
   if (warpgroup == 0) {
     setmaxnreg_dec<Tile::producer_registers>();
-    if (threadIdx.x == 0) producer(ring, maps, k_tiles, tile.m * Tile::bm, tile.n * Tile::bn);
+    if (threadIdx.x == 0) producer(ring, maps, k_tiles, tile.m * Tile::bm, tile.n * Tile::bn, rank);
+    if constexpr (Tile::cluster > 1) {
+      __syncwarp();
+      cluster_sync();  // matches the consumers' below
+    }
     return;
   }
   setmaxnreg_inc<Tile::consumer_registers>();
@@ -272,7 +301,14 @@ __global__ void __launch_bounds__(Tile::threads, 1)
     }
     acc.k_tile(a, b, kt == 0);
     // k-tile kt - 1's wgmmas have completed: its stage goes back to the producer.
-    if (kt > 0 && thread % 32 == 0) mbarrier_arrive(ring.empty(previous));
+    if (kt > 0 && thread % 32 == 0) {
+      if constexpr (Tile::cluster == 1) {
+        mbarrier_arrive(ring.empty(previous));
+      } else {
+#pragma unroll
+        for (int cta = 0; cta < Tile::cluster; ++cta) mbarrier_arrive_cluster(ring.empty(previous), cta);
+      }
+    }
     previous = stage;
     if (++stage == Tile::stages) {
       stage = 0;
@@ -283,6 +319,7 @@ __global__ void __launch_bounds__(Tile::threads, 1)
   acc.fence_all();
   epilogue<Policy, Tile>(acc, p, static_cast<index_t>(tile.m) * Tile::bm + consumer * 64,
                          static_cast<index_t>(tile.n) * Tile::bn, thread);
+  if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
 #endif
 }
 

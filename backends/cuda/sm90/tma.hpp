@@ -21,6 +21,17 @@ __device__ __forceinline__ void tma_load_2d(void* smem, const CUtensorMap* map, 
       : "memory");
 }
 
+// The same box into `smem` of every CTA in `cta_mask` (same offset), each
+// CTA's barrier at `bar`'s offset counting the bytes.
+__device__ __forceinline__ void tma_load_2d_multicast(void* smem, const CUtensorMap* map, std::uint64_t* bar, int k,
+                                                      int row, std::uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(smem_u32(smem)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_u32(bar)), "r"(k), "r"(row), "h"(cta_mask)
+      : "memory");
+}
+
 // Fetches the descriptor into the TMA unit's cache before the first load needs it.
 __device__ __forceinline__ void tma_prefetch_descriptor(const CUtensorMap* map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
