@@ -53,9 +53,9 @@ bool cuda_available();
 // instead (faster there, FP32 either way): a C too small to give the kernel
 // one full wave of blocks, or so thin (or shallow) that the split's memory
 // traffic (or each tile's fixed cost) outweighs the tensor cores' gain
-// (egemm/model/crossover.hpp; on an H100, m n / (m + n) below ~270 or k
-// below ~190). Environment EGEMM_SMALL_GEMM_FALLBACK=0 turns the hand-off
-// off. False without CUDA.
+// (egemm/model/crossover.hpp; on an H100's Hopper kernel, m n / (m + n)
+// below ~170 or k below ~180). Environment EGEMM_SMALL_GEMM_FALLBACK=0 turns
+// the hand-off off. False without CUDA.
 bool emulated_fp32_uses_tensor_cores(index_t m, index_t n, index_t k);
 
 // The CUDA backend keeps its scratch memory (the split operands, ~4 bytes per
