@@ -28,34 +28,10 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
   // Above 48 KiB of dynamic shared memory a kernel must opt in (per device, so every call).
   EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
 
-  FusedGemmParams p{};
-  for (int piece = 0; piece < 2; ++piece) {
-    p.a[piece] = a.piece[piece];
-    p.b[piece] = b.piece[piece];
-  }
-  p.k_pad = a.depth_pad;
-  p.a_exponent = a.exponent;
-  p.b_exponent = b.exponent;
-  p.a_nonfinite = a.nonfinite;
-  p.b_nonfinite = b.nonfinite;
-  p.path_word = path_word;
-  p.path = path;
-  p.m = g.m;
-  p.n = g.n;
-  p.alpha = g.alpha;
-  p.beta = g.beta;
-  p.c = g.c;
-  p.ldc = g.ldc;
-
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple * sizeof(typename Format::storage) % Tile::row_bytes == 0, "k padding fits");
-  const index_t tiles_m = (a.rows_pad + Tile::bm - 1) / Tile::bm, tiles_n = (b.rows_pad + Tile::bn - 1) / Tile::bn;
-  if (tiles_m * tiles_n > 0x7fffffff)
-    throw unsupported("egemm::gemm (CUDA): m = " + std::to_string(g.m) + ", n = " + std::to_string(g.n) +
-                      " need more blocks than one grid holds");
-  p.tiles_m = static_cast<int>(tiles_m);
-  p.tiles_n = static_cast<int>(tiles_n);
-  const dim3 grid(static_cast<unsigned>(tiles_m * tiles_n));
+  const FusedGemmParams p = fused_gemm_params(a, b, g, path_word, path, Tile::bm, Tile::bn);
+  const dim3 grid(static_cast<unsigned>(static_cast<index_t>(p.tiles_m) * p.tiles_n));
   kernel<<<grid, Tile::threads, smem_bytes, stream>>>(p);
   EGEMM_CUDA_CHECK_LAUNCH();
 }

@@ -31,6 +31,12 @@ struct FusedGemmParams {
   index_t ldc;
 };
 
+// The kernel parameters every fused kernel takes: pieces, scales, flags, C,
+// and a bm x bn tile grid over the padded rows (throws when the grid would
+// exceed one launch's blocks or 32-bit rows).
+FusedGemmParams fused_gemm_params(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
+                                  const std::uint32_t* path_word, EmulationPath path, index_t bm, index_t bn);
+
 // C = alpha * op(A) op(B) + beta C by `policy`'s pieces and products (every
 // policy but NativeFP32; FullRangeTF32x3 runs the TF32 kernel). With a path
 // word, the kernel runs only when the device-side choice matches `path`.

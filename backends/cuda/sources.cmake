@@ -5,6 +5,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/workspace.cu
   ${_cuda_dir}/scale_c.cu
   ${_cuda_dir}/split_kernels.cu
+  ${_cuda_dir}/fused_gemm_params.cu
   ${_cuda_dir}/fused_gemm.cu
   ${_cuda_dir}/wgmma/fused_gemm_sm90.cu
   ${_cuda_dir}/sm90/fused_gemm_tma.cu

@@ -65,33 +65,10 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
   const auto kernel = kernel_of<Policy, Cluster>();
   EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::smem_bytes));
 
-  FusedGemmParams p{};
-  for (int piece = 0; piece < 2; ++piece) {
-    p.a[piece] = a.piece[piece];
-    p.b[piece] = b.piece[piece];
-  }
-  p.k_pad = a.depth_pad;
-  p.a_exponent = a.exponent;
-  p.b_exponent = b.exponent;
-  p.a_nonfinite = a.nonfinite;
-  p.b_nonfinite = b.nonfinite;
-  p.path_word = path_word;
-  p.path = path;
-  p.m = g.m;
-  p.n = g.n;
-  p.alpha = g.alpha;
-  p.beta = g.beta;
-  p.c = g.c;
-  p.ldc = g.ldc;
-
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple % Tile::bk == 0, "k padding fits the k-tile");
-  const index_t tiles_m = a.rows_pad / Tile::bm, tiles_n = b.rows_pad / Tile::bn;
-  if (tiles_m * tiles_n > 0x7fffffff || a.rows_pad > 0x7fffffff || b.rows_pad > 0x7fffffff)
-    throw unsupported("egemm::gemm (CUDA): m = " + std::to_string(g.m) + ", n = " + std::to_string(g.n) +
-                      " need more blocks than one grid holds");
-  p.tiles_m = static_cast<int>(tiles_m);
-  p.tiles_n = static_cast<int>(tiles_n);
+  const FusedGemmParams p = fused_gemm_params(a, b, g, path_word, path, Tile::bm, Tile::bn);
+  const index_t tiles_m = p.tiles_m, tiles_n = p.tiles_n;
 
   // One-piece policies have no lo: their unused maps repeat hi.
   const CUtensorMap a_hi = piece_map(a.piece[0], a, Tile::bm), b_hi = piece_map(b.piece[0], b, Tile::b_box_rows);

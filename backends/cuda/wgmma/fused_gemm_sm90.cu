@@ -3,13 +3,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <string>
 #include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/tile_config.hpp"
 #include "backends/cuda/wgmma/fused_gemm_sm90.cuh"
-#include "egemm/errors.hpp"
 
 namespace egemm::cuda::sm90 {
 namespace {
@@ -64,31 +62,10 @@ int resident_blocks_per_sm() { return per_device(blocks_per_sm); }
 void launch_emulated_fp32(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                           const std::uint32_t* path_word, cudaStream_t stream) {
   EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
-  FusedGemmParams p{};
-  for (int piece = 0; piece < 2; ++piece) {
-    p.a[piece] = a.piece[piece];
-    p.b[piece] = b.piece[piece];
-  }
-  p.k_pad = a.depth_pad;
-  p.a_exponent = a.exponent;
-  p.b_exponent = b.exponent;
-  p.a_nonfinite = a.nonfinite;
-  p.b_nonfinite = b.nonfinite;
-  p.path_word = path_word;
-  p.path = EmulationPath::fp16_scaled;
-  p.m = g.m;
-  p.n = g.n;
-  p.alpha = g.alpha;
-  p.beta = g.beta;
-  p.c = g.c;
-  p.ldc = g.ldc;
-  const index_t tiles_m = a.rows_pad / WarpgroupTile::bm, tiles_n = b.rows_pad / WarpgroupTile::bn;
-  if (tiles_m * tiles_n > 0x7fffffff)
-    throw unsupported("egemm::gemm (CUDA): m = " + std::to_string(g.m) + ", n = " + std::to_string(g.n) +
-                      " need more blocks than one grid holds");
-  p.tiles_m = static_cast<int>(tiles_m);
-  p.tiles_n = static_cast<int>(tiles_n);
-  kernel<<<static_cast<unsigned>(tiles_m * tiles_n), WarpgroupTile::threads, smem_bytes, stream>>>(p);
+  const FusedGemmParams p =
+      fused_gemm_params(a, b, g, path_word, EmulationPath::fp16_scaled, WarpgroupTile::bm, WarpgroupTile::bn);
+  kernel<<<static_cast<unsigned>(static_cast<index_t>(p.tiles_m) * p.tiles_n), WarpgroupTile::threads, smem_bytes,
+           stream>>>(p);
   EGEMM_CUDA_CHECK_LAUNCH();
 }
 
