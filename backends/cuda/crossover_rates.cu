@@ -1,8 +1,7 @@
-#include <mutex>
-#include <unordered_map>
 
 #include "backends/cuda/crossover_rates.hpp"
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/per_device.hpp"
 #include "backends/cuda/fused_gemm.hpp"
 
 namespace egemm::cuda {
@@ -53,15 +52,9 @@ model::CrossoverModel measure(int device) {
 }  // namespace
 
 model::CrossoverModel emulated_fp32_crossover_model() {
-  static std::mutex mutex;
-  static std::unordered_map<int, model::CrossoverModel> per_device;
-  int device = 0;
-  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto it = per_device.find(device);
-  if (it == per_device.end()) it = per_device.emplace(device, measure(device)).first;
+  static PerDevice<model::CrossoverModel> device_figures;
+  model::CrossoverModel d = device_figures.get(measure);
   // The kernel's figures per call: EGEMM_SM90_KERNEL may change which kernel runs.
-  model::CrossoverModel d = it->second;
   const KernelFigures kernel = figures_of(fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled));
   d.emulation_speedup = kernel.speedup;
   d.depth_overhead = kernel.depth_overhead;

@@ -3,13 +3,12 @@
 // pieces for the full-range path.
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/fused_gemm_kernel.cuh"
+#include "backends/cuda/per_device.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma.hpp"
 #include "backends/cuda/tile_config.hpp"
 #include "backends/cuda/wgmma/fused_gemm_sm90.hpp"
@@ -39,19 +38,15 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
 // Blocks of `kernel` one SM holds at once (queried once per device and kernel).
 template <class Policy, class Format, class Tile>
 int resident_blocks_per_sm() {
-  static std::mutex mutex;
-  static std::unordered_map<int, int> per_device;
-  int device = 0;
-  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto it = per_device.find(device);
-  if (it != per_device.end()) return it->second;
-  constexpr int smem_bytes = StageLayout<Tile, policy_traits<Policy>::pieces_per_operand>::bytes;
-  const auto kernel = fused_gemm_kernel<Policy, Format, Tile>;
-  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
-  int blocks = 0;
-  EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Tile::threads, smem_bytes));
-  return per_device.emplace(device, blocks).first->second;
+  static PerDevice<int> blocks_per_device;
+  return blocks_per_device.get([](int) {
+    constexpr int smem_bytes = StageLayout<Tile, policy_traits<Policy>::pieces_per_operand>::bytes;
+    const auto kernel = fused_gemm_kernel<Policy, Format, Tile>;
+    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+    int blocks = 0;
+    EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Tile::threads, smem_bytes));
+    return blocks;
+  });
 }
 
 }  // namespace

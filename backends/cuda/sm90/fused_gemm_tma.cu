@@ -5,11 +5,10 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/per_device.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma_kernel.cuh"
 #include "backends/cuda/tile_config.hpp"
@@ -93,27 +92,21 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
 
 // Per device: whether it is sm_90 and the binary's code for it is the sm_90a kernel.
 bool device_runs_sm90a() {
-  static std::mutex mutex;
-  static std::unordered_map<int, bool> per_device;
-  int device = 0;
-  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto it = per_device.find(device);
-  if (it != per_device.end()) return it->second;
-  int major = 0, minor = 0;
-  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  bool runs = false;
-  if (major == 9 && minor == 0) {
+  static PerDevice<bool> runs_per_device;
+  return runs_per_device.get([](int device) {
+    int major = 0, minor = 0;
+    EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    if (major != 9 || minor != 0) return false;
     cudaFuncAttributes attributes{};
     // No code for this device in the binary is an error here, not a reason to fail the call.
     const cudaError_t e = cudaFuncGetAttributes(&attributes, kernel_of<EmulatedFP32>());
-    if (e == cudaSuccess)
-      runs = attributes.binaryVersion == 90;
-    else
+    if (e != cudaSuccess) {
       (void)cudaGetLastError();
-  }
-  return per_device.emplace(device, runs).first->second;
+      return false;
+    }
+    return attributes.binaryVersion == 90;
+  });
 }
 
 // EGEMM_SM90_CLUSTER=2: clusters of two blocks multicasting op(B)'s boxes.
@@ -169,20 +162,15 @@ void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOp
 KernelFootprint tma_footprint(PolicyId policy) {
   (void)policy;  // every FP16 policy has the same block tile
   using Tile = TileOf<EmulatedFP32>;
-  static std::mutex mutex;
-  static std::unordered_map<int, int> per_device;
-  int device = 0;
-  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto it = per_device.find(device);
-  if (it == per_device.end()) {
+  static PerDevice<int> blocks_per_device;
+  const int blocks = blocks_per_device.get([](int) {
     const auto kernel = kernel_of<EmulatedFP32>();
     EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::smem_bytes));
-    int blocks = 0;
-    EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Tile::threads, Tile::smem_bytes));
-    it = per_device.emplace(device, blocks).first;
-  }
-  return {Tile::bm, Tile::bn, it->second};
+    int n = 0;
+    EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, Tile::threads, Tile::smem_bytes));
+    return n;
+  });
+  return {Tile::bm, Tile::bn, blocks};
 }
 
 }  // namespace egemm::cuda

@@ -2,10 +2,9 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/per_device.hpp"
 #include "backends/cuda/tile_config.hpp"
 #include "backends/cuda/wgmma/fused_gemm_sm90.cuh"
 
@@ -22,18 +21,6 @@ static_assert(split_depth_multiple * 2 % WarpgroupTile::row_bytes == 0, "padded 
 bool switched_off() {
   const char* v = std::getenv("EGEMM_SM90_KERNEL");
   return v != nullptr && std::strcmp(v, "0") == 0;
-}
-
-template <class T>
-T per_device(T (*query)(int)) {
-  static std::mutex mutex;
-  static std::unordered_map<int, T> cache;
-  int device = 0;
-  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache.find(device);
-  if (it == cache.end()) it = cache.emplace(device, query(device)).first;
-  return it->second;
 }
 
 bool has_sm90a_code(int device) {
@@ -55,9 +42,15 @@ int blocks_per_sm(int) {
 
 }  // namespace
 
-bool warpgroup_kernel_usable() { return !switched_off() && per_device(has_sm90a_code); }
+bool warpgroup_kernel_usable() {
+  static PerDevice<bool> usable;
+  return !switched_off() && usable.get(has_sm90a_code);
+}
 
-int resident_blocks_per_sm() { return per_device(blocks_per_sm); }
+int resident_blocks_per_sm() {
+  static PerDevice<int> blocks;
+  return blocks.get(blocks_per_sm);
+}
 
 void launch_emulated_fp32(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                           const std::uint32_t* path_word, cudaStream_t stream) {

@@ -1,0 +1,33 @@
+// A value worked out once per CUDA device (kernel occupancy, whether a
+// binary has code for it, its bandwidth) and kept for the process.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <mutex>
+#include <unordered_map>
+
+#include "backends/cuda/cuda_check.hpp"
+
+namespace egemm::cuda {
+
+template <class T>
+class PerDevice {
+ public:
+  // The value for the current device, computed by compute(device) the first time.
+  template <class Compute>
+  T get(Compute&& compute) {
+    int device = 0;
+    EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+    const std::lock_guard<std::mutex> lock(mutex_);
+    auto it = values_.find(device);
+    if (it == values_.end()) it = values_.emplace(device, compute(device)).first;
+    return it->second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<int, T> values_;
+};
+
+}  // namespace egemm::cuda
