@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "backends/cuda/emulation_path.hpp"
+#include "backends/cuda/fold_length.hpp"
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/fused_gemm_kernel.cuh"
 #include "backends/cuda/smem_pipeline.hpp"
@@ -33,7 +34,7 @@ struct WarpgroupTile {
   static constexpr int warpgroup_rows = 64;
 };
 
-inline constexpr int fold_k = 64;  // values of k per fold of the main term (one k-tile)
+static_assert(wgmma_fold_k * 2 == WarpgroupTile::row_bytes, "the fold spans one k-tile (fold_length.hpp)");
 
 template <class Policy>
 __global__ void __launch_bounds__(WarpgroupTile::threads, 1) fused_gemm_sm90_kernel(const FusedGemmParams p) {
