@@ -67,13 +67,38 @@ inline float aligned_truncated_sum(float c, const std::vector<double>& products,
   return to_float_rz(sum);
 }
 
+// (v): the model every H100 result matched (mma.sync and wgmma, FP16, BF16 and
+// TF32, 2.76 million outputs; perf_tests/results/2026-11-22-h100-precision-profile.md).
+// A product a_k b_k enters as an exact fixed-point significand in [1,4) at
+// scale 2^(ea+eb) (ea, eb the operands' exponents: the product is NOT
+// renormalised, so a significand >= 2 has its leading bit one place above its
+// scale); c at scale 2^ec. The anchor E is the largest scale among the nonzero
+// terms; every term is truncated toward zero (sign-magnitude) at 2^(E-25)
+// -- 24 + `extra_bits` (2) bits below the anchor's units bit -- the truncated
+// terms are summed exactly and the sum truncated (RZ) to FP32.
+// `scales[k]` = ea + eb of product k (ignored where the product is zero).
+inline float scaled_truncated_sum(float c, const std::vector<double>& products, const std::vector<int>& scales,
+                                  int extra_bits = 2) {
+  int anchor = std::numeric_limits<int>::min();
+  for (std::size_t k = 0; k < products.size(); ++k)
+    if (products[k] != 0.0) anchor = std::max(anchor, scales[k]);
+  if (c != 0.0f) anchor = std::max(anchor, std::ilogb(c));
+  if (anchor == std::numeric_limits<int>::min()) return c;
+  const double quantum = std::ldexp(1.0, anchor - 23 - extra_bits);
+  double sum = std::trunc(static_cast<double>(c) / quantum) * quantum;
+  for (double p : products) sum += std::trunc(p / quantum) * quantum;  // exact: <= 28 bits per term
+  return to_float_rz(sum);
+}
+
 // (i): FP16 arithmetic throughout (products and sums rounded to FP16), the
 // paper's d_HALF; an FP16 result widened to float.
 float half_arithmetic(float c, const std::vector<double>& products);
 
 struct Model {
   std::string name;
-  float (*predict)(float c, const std::vector<double>& products);
+  // products[k] = a_k b_k; scales[k] = ilogb(a_k) + ilogb(b_k) (only the
+  // scaled model looks at it)
+  float (*predict)(float c, const std::vector<double>& products, const std::vector<int>& scales);
 };
 
 // Every candidate, in the order the report lists them.

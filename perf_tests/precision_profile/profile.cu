@@ -3,7 +3,10 @@
 // wgmma) per trial, every FP32 output compared bit for bit with the CPU
 // models of accumulation_models.hpp.
 //
-//   egemm_precision_profile [trials per design (default 400)]
+//   egemm_precision_profile [trials per design (default 400)] [raw-dump prefix]
+//
+// With a prefix, every format's trials and hardware results also go to
+// <prefix>.<format index>.bin for egemm_precision_replay (replay.cpp).
 //
 // Prints, per instruction and input design, the share of outputs each model
 // reproduces exactly and how many bits the hardware agrees with the exact sum.
@@ -153,7 +156,26 @@ std::vector<float> run_on_gpu(const Format& f, const Trials& t, int trials) {
   return d;
 }
 
-void profile(const Format& f, const std::vector<Design>& designs, int trials, std::mt19937_64& gen) {
+// Raw trials for host-side model searches (replay.cpp): per design a header of
+// int32 {k, trials}, then per trial A (16 x k), B (8 x k, column n's k values
+// together), C (16 x 8), the hardware's D (16 x 8), all as FP32 values.
+void dump(std::FILE* out, const Format& f, const Trials& t, const std::vector<float>& hw, int trials) {
+  if (!out) return;
+  const std::int32_t header[2] = {f.k, trials};
+  std::fwrite(header, 4, 2, out);
+  std::vector<float> buf;
+  for (int tr = 0; tr < trials; ++tr) {
+    buf.clear();
+    for (int i = 0; i < 16 * f.k; ++i) buf.push_back(static_cast<float>(t.av[std::size_t(tr) * 16 * f.k + i]));
+    for (int i = 0; i < 8 * f.k; ++i) buf.push_back(static_cast<float>(t.bv[std::size_t(tr) * 8 * f.k + i]));
+    for (int i = 0; i < 128; ++i) buf.push_back(t.c[std::size_t(tr) * 128 + i]);
+    for (int i = 0; i < 128; ++i) buf.push_back(hw[std::size_t(tr) * 128 + i]);
+    std::fwrite(buf.data(), 4, buf.size(), out);
+  }
+}
+
+void profile(const Format& f, const std::vector<Design>& designs, int trials, std::mt19937_64& gen,
+             std::FILE* raw = nullptr) {
   const std::vector<Model> models = all_models();
   std::printf("\n### %s (k = %d per instruction)\n\n| design | outputs |", f.name, f.k);
   for (const Model& m : models) std::printf(" %s |", m.name.c_str());
@@ -164,18 +186,24 @@ void profile(const Format& f, const std::vector<Design>& designs, int trials, st
     if (d.nonzero_k > f.k) continue;
     const Trials t = make_trials(f, d, trials, gen);
     const std::vector<float> hw = run_on_gpu(f, t, trials);
+    dump(raw, f, t, hw, trials);
     std::vector<long> matches(models.size(), 0);
     double min_bits = 24.0, sum_bits = 0.0;
     long outputs = 0;
     std::vector<double> products(f.k);
+    std::vector<int> scales(f.k);
     for (int tr = 0; tr < trials; ++tr)
       for (int i = 0; i < 16; ++i)
         for (int j = 0; j < 8; ++j) {
           for (int kk = 0; kk < f.k; ++kk)
-            products[kk] = t.av[std::size_t(tr) * 16 * f.k + i * f.k + kk] * t.bv[std::size_t(tr) * f.k * 8 + j * f.k + kk];
+          {
+            const double a = t.av[std::size_t(tr) * 16 * f.k + i * f.k + kk], b = t.bv[std::size_t(tr) * f.k * 8 + j * f.k + kk];
+            products[kk] = a * b;
+            scales[kk] = products[kk] != 0.0 ? std::ilogb(a) + std::ilogb(b) : 0;
+          }
           const float c = t.c[std::size_t(tr) * 128 + i * 8 + j], got = hw[std::size_t(tr) * 128 + i * 8 + j];
           for (std::size_t m = 0; m < models.size(); ++m) {
-            const float want = models[m].predict(c, products);
+            const float want = models[m].predict(c, products, scales);
             matches[m] += std::memcmp(&want, &got, 4) == 0;
           }
           std::vector<double> terms(products);
@@ -226,11 +254,14 @@ int main(int argc, char** argv) {
   } else {
     std::printf("\nwgmma: not available (needs an sm_90 GPU and a build with sm_90a code); mma.sync only.\n");
   }
-  for (const Format& f : formats) {
+  for (std::size_t fi = 0; fi < formats.size(); ++fi) {
+    const Format& f = formats[fi];
     std::vector<Design> ds = designs;
     for (Design& d : ds)
       if (d.nonzero_k == 16) d.nonzero_k = f.k;  // "all k"
-    profile(f, ds, trials, gen);
+    std::FILE* raw = argc > 2 ? std::fopen((std::string(argv[2]) + "." + std::to_string(fi) + ".bin").c_str(), "wb") : nullptr;
+    profile(f, ds, trials, gen, raw);
+    if (raw) std::fclose(raw);
   }
   return 0;
 }
