@@ -2,6 +2,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/emulation_path.hpp"
+#include "backends/cuda/operand_strides.hpp"
 #include "backends/cuda/special_values.hpp"
 #include "egemm/numerics/epilogue.hpp"
 
@@ -19,19 +20,18 @@ __global__ void __launch_bounds__(fixup_threads) special_value_fixup_kernel(cons
                                                                            const std::uint32_t* path_word) {
   const bool every_entry = path_word != nullptr && path_from_word(*path_word) == EmulationPath::native_fp32;
   if (*any_nonfinite == 0 && !every_entry) return;
-  const index_t a_row = g.trans_a == Op::none ? 1 : g.lda, a_depth = g.trans_a == Op::none ? g.lda : 1;
-  const index_t b_col = g.trans_b == Op::none ? g.ldb : 1, b_depth = g.trans_b == Op::none ? 1 : g.ldb;
+  const OperandStrides s = operand_strides(g);
   const index_t total = g.m * g.n;
   for (index_t t = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; t < total;
        t += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const index_t i = t % g.m, j = t / g.m;
     if (!every_entry && ((a_nonfinite[i] | b_nonfinite[j]) & row_nonfinite) == 0) continue;
-    const float* a = g.a + i * a_row;
-    const float* b = g.b + j * b_col;
-    float s = 0.0f;
-    for (index_t p = 0; p < g.k; ++p) s = fmaf(a[p * a_depth], b[p * b_depth], s);
+    const float* a = g.a + i * s.a_row;
+    const float* b = g.b + j * s.b_col;
+    float sum = 0.0f;
+    for (index_t p = 0; p < g.k; ++p) sum = fmaf(a[p * s.a_depth], b[p * s.b_depth], sum);
     float* c = g.c + i + j * g.ldc;
-    *c = apply_alpha_beta(s, g.alpha, g.beta, c);
+    *c = apply_alpha_beta(sum, g.alpha, g.beta, c);
   }
 }
 

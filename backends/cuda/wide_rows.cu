@@ -5,6 +5,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/emulation_path.hpp"
+#include "backends/cuda/operand_strides.hpp"
 #include "egemm/numerics/epilogue.hpp"
 #include "egemm/path_selection.hpp"
 
@@ -22,14 +23,6 @@ __device__ __forceinline__ void float64_entry(const GemmArgs& g, const float* a,
   *c = apply_alpha_beta(static_cast<float>(s), g.alpha, g.beta, c);
 }
 
-struct Strides {
-  index_t a_row, a_depth, b_col, b_depth;
-};
-__host__ __device__ inline Strides strides_of(const GemmArgs& g) {
-  return {g.trans_a == Op::none ? 1 : g.lda, g.trans_a == Op::none ? g.lda : 1, g.trans_b == Op::none ? g.ldb : 1,
-          g.trans_b == Op::none ? 1 : g.ldb};
-}
-
 __device__ __forceinline__ bool recomputing(const std::uint32_t* path_word) {
   return path_from_word(*path_word) == EmulationPath::fp16_scaled;
 }
@@ -42,7 +35,7 @@ __global__ void __launch_bounds__(recompute_threads) wide_rows_kernel(const Gemm
   if (!recomputing(path_word)) return;
   const index_t j = blockIdx.x * static_cast<index_t>(recompute_threads) + threadIdx.x;
   if (j >= g.n || (b.nonfinite[j] & row_nonfinite) != 0) return;
-  const Strides s = strides_of(g);
+  const OperandStrides s = operand_strides(g);
   for (std::uint32_t slot = blockIdx.y; slot < *a.wide_count; slot += gridDim.y) {
     const index_t i = a.wide_list[slot];
     if ((a.nonfinite[i] & row_nonfinite) == 0)
@@ -58,7 +51,7 @@ __global__ void __launch_bounds__(recompute_threads) wide_columns_kernel(const G
   if (!recomputing(path_word)) return;
   const index_t i = blockIdx.x * static_cast<index_t>(recompute_threads) + threadIdx.x;
   if (i >= g.m || a.nonfinite[i] != 0) return;
-  const Strides s = strides_of(g);
+  const OperandStrides s = operand_strides(g);
   for (std::uint32_t slot = blockIdx.y; slot < *b.wide_count; slot += gridDim.y) {
     const index_t j = b.wide_list[slot];
     if ((b.nonfinite[j] & row_nonfinite) == 0)
