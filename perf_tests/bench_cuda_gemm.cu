@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/split_operand.hpp"
+#include "support/presplit.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/path_selection.hpp"
 #include "egemm/policy.hpp"
@@ -198,55 +198,7 @@ void cublas_tc_emulation(Problem& p, int s) {
 
 // EmulatedFP32's split alone (stats, path verdict, split of both operands), to
 // show its share of the whole call.
-struct SplitOnly {
-  void* workspace = nullptr;
-  egemm::cuda::SplitOperand a, b;
-  std::uint32_t* words = nullptr;
-  std::size_t word_count = 0;
-  int n = 0;
-  void prepare(Problem& p) {
-    if (n == p.n) return;
-    if (workspace) cudaFree(workspace);
-    n = p.n;
-    // room for TF32 pieces; per operand 3 words a row, the wide-row count and list
-    const std::size_t piece = p.count * 4, stats = 3 * static_cast<std::size_t>(n) + 1 + egemm::max_recomputed_rows(n);
-    word_count = 2 * stats + 2;
-    check(cudaMalloc(&workspace, 4 * piece + 2 * n * sizeof(int) + word_count * 4), "cudaMalloc split");
-    auto* bytes = static_cast<unsigned char*>(workspace);
-    int* exponents = reinterpret_cast<int*>(bytes + 4 * piece);
-    words = reinterpret_cast<std::uint32_t*>(exponents + 2 * n);
-    std::uint32_t* w = words;
-    for (egemm::cuda::SplitOperand* op : {&a, &b}) {
-      op->piece[0] = bytes;
-      op->piece[1] = bytes + piece;
-      bytes += 2 * piece;
-      op->rows = op->depth = op->rows_pad = op->depth_pad = n;  // sizes here are tile multiples
-      op->exponent = exponents;
-      exponents += n;
-      op->max_abs_bits = w;
-      op->min_abs_inv_bits = w + n;
-      op->nonfinite = w + 2 * n;
-      op->wide_count = w + 3 * n;
-      op->wide_list = w + 3 * n + 1;
-      w += stats;
-    }
-  }
-  void run(Problem& p, int s) {
-    prepare(p);
-    std::uint32_t* any = words + word_count - 2;
-    std::uint32_t* path = words + word_count - 1;
-    const egemm::OperandRows ra{p.a[s], p.n, p.n, 1, p.n}, rb{p.b[s], p.n, p.n, p.n, 1};
-    check(cudaMemsetAsync(words, 0, word_count * 4, p.stream), "memset");
-    egemm::cuda::launch_row_stats(ra, a, any, p.stream);
-    egemm::cuda::launch_row_stats(rb, b, any, p.stream);
-    egemm::cuda::launch_path_verdict(a, path, p.stream);
-    egemm::cuda::launch_path_verdict(b, path, p.stream);
-    egemm::cuda::launch_path_settle(a, b, path, p.stream);
-    egemm::cuda::launch_split(ra, egemm::SplitRule::round_scaled_lo, true, a, path, nullptr, p.stream);
-    egemm::cuda::launch_split(rb, egemm::SplitRule::round_scaled_lo, true, b, path, nullptr, p.stream);
-  }
-};
-SplitOnly split_only;
+egemm::perf::PresplitOperands split_only;
 
 // --- timing ----------------------------------------------------------------------
 
@@ -325,7 +277,7 @@ int main(int argc, char** argv) {
     using P = decltype(tag);
     entries.push_back({std::string("egemm_") + egemm::policy_traits<P>::name, egemm_method<P>(), true});
   });
-  entries.push_back({"egemm_EmulatedFP32_split_only", [](Problem& p, int s) { split_only.run(p, s); }, false});
+  entries.push_back({"egemm_EmulatedFP32_split_only", [](Problem& p, int s) { split_only.split(p.a[s], p.b[s], p.n, p.n, p.n, p.stream); }, false});
 
   const std::vector<int> sizes = {4096, 8192};
   for (int n : sizes)

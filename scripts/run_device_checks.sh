@@ -3,6 +3,7 @@
 # logs to OUT (default ./out, at most 7 files per mode) and a summary last.
 #   run_device_checks.sh tests   GPU unit tests (CUDA backend, Kokkos on CUDA), demo, precision profile
 #   run_device_checks.sh bench   the GEMM suite (SUITE_FILTER) and the kMeans/kNN sweeps
+#   run_device_checks.sh tiles   the Hopper kernel's tile sweep against the analytic model (TILE_SHAPES)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
@@ -47,5 +48,12 @@ case $mode in
       "$here/bin/egemm_knn" --tag EmulatedFP32 --sweep --dims 128 --queries 4096 --k 16 --csv "$out/cases.csv"
     } > "$out/cases.log" 2>&1
     echo "case studies: exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
+    ;;
+  tiles)
+    t0=$SECONDS
+    "$here/bin/egemm_sm90_tile_sweep" ${TILE_SHAPES:+--shapes "$TILE_SHAPES"} --csv "$out/tile_sweep.csv" \
+        > "$out/tile_sweep.md" 2> "$out/tile_sweep.log"
+    echo "tile sweep: exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
+    grep -E "^Model's pick|^The model's pick" "$out/tile_sweep.md" | tee -a "$summary"
     ;;
 esac

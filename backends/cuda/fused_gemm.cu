@@ -41,11 +41,7 @@ int resident_blocks_per_sm() {
   static PerDevice<int> blocks_per_device;
   return blocks_per_device.get([](int) {
     constexpr int smem_bytes = StageLayout<Tile, policy_traits<Policy>::pieces_per_operand>::bytes;
-    const auto kernel = fused_gemm_kernel<Policy, Format, Tile>;
-    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
-    int blocks = 0;
-    EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Tile::threads, smem_bytes));
-    return blocks;
+    return cuda::resident_blocks_per_sm(fused_gemm_kernel<Policy, Format, Tile>, Tile::threads, smem_bytes);
   });
 }
 

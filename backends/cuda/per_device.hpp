@@ -30,4 +30,15 @@ class PerDevice {
   std::unordered_map<int, T> values_;
 };
 
+// Blocks of `kernel` one SM holds at once with `threads` threads and
+// `smem_bytes` of dynamic shared memory (opting in above 48 KiB first).
+// Callers keep the answer in a PerDevice.
+template <class Kernel>
+int resident_blocks_per_sm(Kernel kernel, int threads, int smem_bytes) {
+  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+  int blocks = 0;
+  EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem_bytes));
+  return blocks;
+}
+
 }  // namespace egemm::cuda

@@ -9,6 +9,11 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/fused_gemm.cu
   ${_cuda_dir}/wgmma/fused_gemm_sm90.cu
   ${_cuda_dir}/sm90/fused_gemm_tma.cu
+  ${_cuda_dir}/sm90/tiles_128x128.cu
+  ${_cuda_dir}/sm90/tiles_128x64.cu
+  ${_cuda_dir}/sm90/tiles_64x128.cu
+  ${_cuda_dir}/sm90/tensor_maps.cu
+  ${_cuda_dir}/sm90/hopper_resources.cu
   ${_cuda_dir}/special_values.cu
   ${_cuda_dir}/wide_rows.cu
   ${_cuda_dir}/cublas_native.cu
@@ -20,4 +25,5 @@ target_link_libraries(egemm PRIVATE CUDA::cudart CUDA::cublas)
 target_compile_options(egemm PRIVATE
   $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xptxas=-warn-spills -lineinfo>)
 set_source_files_properties(${_cuda_dir}/fused_gemm.cu ${_cuda_dir}/sm90/fused_gemm_tma.cu
+  ${_cuda_dir}/sm90/tiles_128x128.cu ${_cuda_dir}/sm90/tiles_128x64.cu ${_cuda_dir}/sm90/tiles_64x128.cu
   PROPERTIES COMPILE_OPTIONS "-Xptxas=-v")

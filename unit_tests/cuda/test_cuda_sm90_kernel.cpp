@@ -9,6 +9,8 @@
 #include <string>
 
 #include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/sm90/hopper_resources.hpp"
+#include "backends/cuda/sm90/tile_candidates.hpp"
 #include "device_support.hpp"
 
 namespace egemm {
@@ -111,6 +113,47 @@ TEST(CudaFusedKernel, ClusterPairsSharingOpBStayWithinTheBound) {
   test::check_device_gemm(RoundSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
   test::check_device_gemm(TruncateSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
   test::check_device_gemm(Half{}, {'T', 'T', 300, 130, 700, 1.0f, 0.5f, 0});
+}
+
+bool hopper_kernel_runs_here() {
+  return cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) == FusedKernel::wgmma_tma_sm90;
+}
+
+// Every tile the analytic model chooses from, forced by EGEMM_SM90_TILE, on
+// a product where persistent blocks take several tiles in turn (1536^2: 144
+// tiles of 128 x 128 for 132 SMs, 288 of the smaller ones) and on edges.
+TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
+  EGEMM_REQUIRE_GPU();
+  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper tiles do not run here";
+  std::printf("the model picks %s at 4096^3 and %s at 8192^3 on this GPU\n",
+              cuda::hopper::emulated_fp32_tiles[cuda::hopper::emulated_fp32_tile(4096, 4096, 4096)].name,
+              cuda::hopper::emulated_fp32_tiles[cuda::hopper::emulated_fp32_tile(8192, 8192, 8192)].name);
+  for (int i = 0; i < cuda::hopper::emulated_fp32_tile_count; ++i) {
+    const char* name = cuda::hopper::emulated_fp32_tiles[i].name;
+    SCOPED_TRACE(name);
+    const ScopedEnv forced("EGEMM_SM90_TILE", name);
+    EXPECT_EQ(cuda::hopper::emulated_fp32_tile(1536, 1536, 200), i);
+    test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 1536, 1536, 200, 1.0f, 0.5f, 1});
+    test::check_device_gemm(EmulatedFP32{}, {'T', 'N', 129, 65, 1000, -1.0f, 0.0f, 0});
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// A name that is not a tile is refused before C is touched.
+TEST(CudaFusedKernel, UnknownHopperTileIsRefusedAndCStaysUntouched) {
+  EGEMM_REQUIRE_GPU();
+  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper tiles do not run here";
+  const ScopedEnv forced("EGEMM_SM90_TILE", "256x256x9");
+  const std::vector<float> host(64 * 64, 0.5f), poison(64 * 64, -7.0f);
+  const test::DeviceBuffer<float> a(host), b(host), c(poison);
+  try {
+    gemm(EmulatedFP32{}, 'N', 'N', 64, 64, 64, 1.0f, a.get(), 64, b.get(), 64, 1.0f, c.get(), 64, cudaStream_t{});
+    test::cuda_ok(cudaDeviceSynchronize(), "sync");
+    ADD_FAILURE() << "an unknown EGEMM_SM90_TILE ran";
+  } catch (const invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("128x128x3"), std::string::npos) << e.what();  // lists the tiles
+  }
+  EXPECT_EQ(c.download(), poison);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 //   Sm90Tile            : block tile, k-tile, warpgroups, stage ring, register split
 //   StageRing           : where stage s's pieces and its two mbarriers live in shared memory
 //   producer            : one thread of warpgroup 0 streams k-tiles in by TMA
-//   WarpgroupAccumulators: a consumer warpgroup's 64x128 part of C, every product
+//   WarpgroupAccumulators: a consumer warpgroup's 64 x bn part of C, every product
 //                         term as wgmmas from shared memory, the per-k-tile fold
 //   epilogue            : combine accumulators, undo the scaling, alpha/beta
 // The same policy traits as the mma.sync kernel (fused_gemm_kernel.cuh) decide
@@ -21,41 +21,77 @@
 #include "backends/cuda/sm90/mbarrier.hpp"
 #include "backends/cuda/sm90/tma.hpp"
 #include "backends/cuda/sm90/wgmma.hpp"
+#include "egemm/model/hopper_tiles.hpp"
 #include "egemm/numerics/epilogue.hpp"
 #include "egemm/policy.hpp"
 
 namespace egemm::cuda::hopper {
 
-constexpr int cmin(int a, int b) { return a < b ? a : b; }
-
-// 128x128 blocks: two consumer warpgroups of 64x128 (one m64n128 wgmma
-// accumulator each per sum) and one producer warpgroup. k-tiles of 64 FP16,
-// one 128-byte swizzle row. EmulatedFP32 holds three 64-register sums per
-// thread (step, main, correction): no room for a wider warpgroup tile.
+// A configuration of the kernel (model::HopperTile, as types): bm x bn blocks
+// of bm / 64 consumer warpgroups (64 x bn each, one m64nBNk16 wgmma
+// accumulator per sum) and one producer warpgroup; k-tiles of 64 FP16, one
+// 128-byte swizzle row; a ring of `stages` of them; `blocks_per_sm` blocks
+// resident per SM. Shared memory and registers come from the model's
+// formulas (src/egemm/model/hopper_tiles.hpp), so the model judges exactly
+// what runs.
 // Cluster 2 (opt-in, EGEMM_SM90_CLUSTER=2): two blocks on neighbouring m-tiles
 // of one n-tile share op(B)'s boxes; each loads half and multicasts it to
 // both, so L2 serves a quarter fewer bytes per block. Slower on the H100 with
 // three stages: a stage returns only when both blocks released it.
-template <int Pieces, int Cluster = 1>
+template <int Pieces, int BM, int BN, int Stages, int BlocksPerSM = 1, int Cluster = 1>
 struct Sm90Tile {
+  static constexpr model::HopperTile shape{"", BM, BN, Stages, BlocksPerSM};
   static constexpr int pieces = Pieces;
   static constexpr int cluster = Cluster;
-  static constexpr int bm = 128, bn = 128, bk = 64;
-  static constexpr int consumers = 2;  // warpgroups; consumer c owns rows 64 c .. 64 c + 63
-  static constexpr int threads = 128 * (1 + consumers);
+  static constexpr int bm = BM, bn = BN, bk = model::hopper_bk;
+  static constexpr int stages = Stages, blocks_per_sm = BlocksPerSM;
+  static constexpr int consumers = model::consumers(shape);  // warpgroups; consumer c owns rows 64 c .. 64 c + 63
+  static constexpr int threads = model::threads(shape);
   static constexpr int a_box_bytes = bm * bk * 2, b_box_bytes = bn * bk * 2;  // per piece and stage
   static constexpr int b_box_rows = bn / cluster;  // the rows of op(B) one block loads (and multicasts)
-  static constexpr int stage_bytes = pieces * (a_box_bytes + b_box_bytes);
-  // As many stages as fit 227 KiB (the per-block limit on sm_90) after the
-  // 1 KiB alignment slack and the barriers: 3 with two pieces, 7 with one.
-  static constexpr int stages = cmin(8, (227 * 1024 - 1024 - 16 * 8) / stage_bytes);
-  static constexpr int smem_bytes = 1024 + stages * stage_bytes + 2 * stages * 8;
-  // setmaxnreg: 128 x 40 + 256 x 232 = 64512 of the SM's 65536 registers.
-  static constexpr int producer_registers = 40, consumer_registers = 232;
+  static constexpr int stage_bytes = model::stage_bytes(shape, pieces);
+  static constexpr int smem_bytes = model::smem_bytes(shape, pieces);
+  static constexpr int producer_registers = model::producer_registers(shape);
+  static constexpr int consumer_registers = model::consumer_registers(shape);
+  static_assert(stage_bytes == pieces * (a_box_bytes + b_box_bytes), "the model's stage is the ring's");
+  static_assert(bm % 64 == 0 && (bn == 64 || bn == 128), "consumers own 64 rows; wgmma shapes n64 and n128");
   static_assert(stages >= 2, "a ring needs two stages");
+  static_assert(smem_bytes <= 227 * 1024 / blocks_per_sm, "the ring fits the SM's shared memory");
   static_assert(bk * 2 == 128, "a k-tile row is one 128-byte swizzle row");
   static_assert(cluster == 1 || cluster == 2, "blocks pair up along m at most");
   static_assert(b_box_rows % 8 == 0, "a multicast half starts on a 1024-byte swizzle atom");
+};
+
+// The position in the ring: stage and the parity of its current phase.
+struct RingCursor {
+  int stage = 0;
+  std::uint32_t phase = 0;
+  template <int Stages>
+  __device__ __forceinline__ void advance() {
+    if (++stage == Stages) {
+      stage = 0;
+      phase ^= 1;
+    }
+  }
+};
+
+// Persistent scheduling: block (or cluster) b takes tiles b, b + grid, b +
+// 2 grid, ... of the grouped order; a cluster takes pairs of m-tiles.
+template <class Tile>
+struct TileSchedule {
+  int first, stride, count, pairs_m, tiles_n, rank;
+  __device__ __forceinline__ TileSchedule(const FusedGemmParams& p, int cluster_rank)
+      : first(static_cast<int>(blockIdx.x) / Tile::cluster),
+        stride(static_cast<int>(gridDim.x) / Tile::cluster),
+        count(((p.tiles_m + Tile::cluster - 1) / Tile::cluster) * p.tiles_n),
+        pairs_m((p.tiles_m + Tile::cluster - 1) / Tile::cluster),
+        tiles_n(p.tiles_n),
+        rank(cluster_rank) {}
+  __device__ __forceinline__ TileCoord operator[](int t) const {
+    TileCoord c = tile_order(t, pairs_m, tiles_n);
+    c.m = c.m * Tile::cluster + rank;
+    return c;
+  }
 };
 
 // Stage s: A piece boxes, then B piece boxes, each 1024-byte aligned (the
@@ -81,32 +117,34 @@ struct PieceMaps {
   const CUtensorMap* b[2];
 };
 
-// One thread: waits for a free stage, announces its bytes, issues the boxes.
+// One thread: for each of the block's tiles and each k-tile, waits for a
+// free stage, announces its bytes, issues the boxes. The ring runs on across
+// tiles, so the next tile's first k-tiles load during this one's epilogue.
 // In a cluster, the stage is free only once both blocks' consumers released it
 // (the peer's multicast writes here too); this block's share of op(B) is the
 // rank-th b_box_rows rows, sent to both blocks.
 template <class Tile>
-__device__ __forceinline__ void producer(const StageRing<Tile>& ring, const PieceMaps& maps, int k_tiles, int row_a,
-                                         int row_b, int rank) {
-  int stage = 0;
-  std::uint32_t phase = 0;
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    mbarrier_wait(ring.empty(stage), phase ^ 1);  // a fresh barrier counts as released
-    mbarrier_arrive_expect_tx(ring.full(stage), Tile::stage_bytes);
+__device__ __forceinline__ void producer(const StageRing<Tile>& ring, const PieceMaps& maps,
+                                         const TileSchedule<Tile>& schedule, int k_tiles) {
+  RingCursor at;
+  for (int t = schedule.first; t < schedule.count; t += schedule.stride) {
+    const TileCoord tile = schedule[t];
+    const int row_a = tile.m * Tile::bm, row_b = tile.n * Tile::bn;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      mbarrier_wait(ring.empty(at.stage), at.phase ^ 1);  // a fresh barrier counts as released
+      mbarrier_arrive_expect_tx(ring.full(at.stage), Tile::stage_bytes);
 #pragma unroll
-    for (int piece = 0; piece < Tile::pieces; ++piece) {
-      tma_load_2d(ring.a(stage, piece), maps.a[piece], ring.full(stage), kt * Tile::bk, row_a);
-      if constexpr (Tile::cluster == 1) {
-        tma_load_2d(ring.b(stage, piece), maps.b[piece], ring.full(stage), kt * Tile::bk, row_b);
-      } else {
-        const int half = rank * Tile::b_box_rows;
-        tma_load_2d_multicast(ring.b(stage, piece) + half * 128, maps.b[piece], ring.full(stage), kt * Tile::bk,
-                              row_b + half, static_cast<std::uint16_t>((1u << Tile::cluster) - 1));
+      for (int piece = 0; piece < Tile::pieces; ++piece) {
+        tma_load_2d(ring.a(at.stage, piece), maps.a[piece], ring.full(at.stage), kt * Tile::bk, row_a);
+        if constexpr (Tile::cluster == 1) {
+          tma_load_2d(ring.b(at.stage, piece), maps.b[piece], ring.full(at.stage), kt * Tile::bk, row_b);
+        } else {
+          const int half = schedule.rank * Tile::b_box_rows;
+          tma_load_2d_multicast(ring.b(at.stage, piece) + half * 128, maps.b[piece], ring.full(at.stage),
+                                kt * Tile::bk, row_b + half, static_cast<std::uint16_t>((1u << Tile::cluster) - 1));
+        }
       }
-    }
-    if (++stage == Tile::stages) {
-      stage = 0;
-      phase ^= 1;
+      at.advance<Tile::stages>();
     }
   }
 }
@@ -117,9 +155,10 @@ struct WarpgroupAccumulators {
   static constexpr int count = traits::products > 1 && traits::terms[traits::products - 1].accumulator == 1 ? 2 : 1;
   static constexpr bool folds = traits::fold_main_each_k_step;
   static constexpr int k_steps = Tile::bk / 16;  // wgmmas of k16 per k-tile and term
+  static constexpr int size = Tile::bn / 2;  // floats per thread of a 64 x bn accumulator
   static_assert(!folds || wgmma_fold_k == Tile::bk, "the fold spans one k-tile");
-  float acc[count][64];
-  float step[folds ? 64 : 1];  // the folded term's sum over this k-tile
+  float acc[count][size];
+  float step[folds ? size : 1];  // the folded term's sum over this k-tile
 
   // Whether term i is the first to write its accumulator.
   static constexpr bool first_of_accumulator(int i) {
@@ -133,7 +172,7 @@ struct WarpgroupAccumulators {
   __device__ __forceinline__ void zero_main() {
     if constexpr (folds) {
 #pragma unroll
-      for (int v = 0; v < 64; ++v) acc[0][v] = 0.0f;
+      for (int v = 0; v < size; ++v) acc[0][v] = 0.0f;
     }
   }
 
@@ -145,12 +184,13 @@ struct WarpgroupAccumulators {
 
   // One term over the k-tile: k_steps wgmmas chained in the tensor core; the
   // first adds to d's old value only if `accumulate`.
-  static __device__ __forceinline__ void term_k_tile(float (&d)[64], std::uint32_t a, std::uint32_t b, int accumulate) {
+  static __device__ __forceinline__ void term_k_tile(float (&d)[size], std::uint32_t a, std::uint32_t b,
+                                                     int accumulate) {
     const std::uint64_t da = smem_descriptor_sw128(a), db = smem_descriptor_sw128(b);
-    wgmma_m64n128k16_f16(d, da, db, accumulate);
+    wgmma_m64nNk16_f16(d, da, db, accumulate);
 #pragma unroll
     for (int s = 1; s < k_steps; ++s)  // k16 slice s: 32 s bytes on, 2 s in the descriptor's 16-byte units
-      wgmma_m64n128k16_f16(d, da + 2 * s, db + 2 * s, 1);
+      wgmma_m64nNk16_f16(d, da + 2 * s, db + 2 * s, 1);
   }
 
   // Every term of one k-tile (a, b: this warpgroup's rows of each piece).
@@ -183,7 +223,7 @@ struct WarpgroupAccumulators {
       fence_registers(step);
       fence_registers(acc[0]);
 #pragma unroll
-      for (int v = 0; v < 64; ++v) acc[0][v] = __fadd_rn(acc[0][v], step[v]);
+      for (int v = 0; v < size; ++v) acc[0][v] = __fadd_rn(acc[0][v], step[v]);
     } else {
       for_each_term(
           [&](auto t) {
@@ -201,7 +241,7 @@ struct WarpgroupAccumulators {
   }
 };
 
-// The warpgroup's 64x128 entries of C (rows row0.., columns col0..). wgmma's
+// The warpgroup's 64 x bn entries of C (rows row0.., columns col0..). wgmma's
 // accumulator layout: warp w, lane l holds rows 16 w + l/4 (+8) and, per n8
 // block j, columns 8 j + 2 (l % 4) + {0, 1}: registers 4 j + {0, 1} (row r),
 // 4 j + {2, 3} (row r + 8). Entries in a row or column with Inf/NaN are left
@@ -234,13 +274,26 @@ __device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Til
   }
 }
 
+// Hands a stage back to the producer(s): one arrival per consumer warp, on
+// every block of the cluster whose producer writes into it.
+template <class Tile>
+__device__ __forceinline__ void release(const StageRing<Tile>& ring, int stage, int thread) {
+  if (thread % 32 != 0) return;
+  if constexpr (Tile::cluster == 1) {
+    mbarrier_arrive(ring.empty(stage));
+  } else {
+#pragma unroll
+    for (int cta = 0; cta < Tile::cluster; ++cta) mbarrier_arrive_cluster(ring.empty(stage), cta);
+  }
+}
+
 template <class Policy, class Tile>
-__global__ void __launch_bounds__(Tile::threads, 1)
+__global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     tma_wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_hi, const __grid_constant__ CUtensorMap a_lo,
                            const __grid_constant__ CUtensorMap b_hi, const __grid_constant__ CUtensorMap b_lo,
                            const FusedGemmParams p) {
   // Only the sm_90a pass has wgmma/setmaxnreg; the sm_80 pass compiles an
-  // empty body that the host never launches (fused_gemm_sm90.cu checks the
+  // empty body that the host never launches (fused_gemm_tma.cu checks the
   // binary's version first).
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   if (!path_selected(p.path_word, p.path)) return;  // EmulatedFP32 chose another path on the device
@@ -248,12 +301,9 @@ __global__ void __launch_bounds__(Tile::threads, 1)
   const StageRing<Tile> ring{reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
                                                               ~static_cast<std::uintptr_t>(1023))};
   const int warpgroup = threadIdx.x / 128, thread = threadIdx.x % 128;
-  // A cluster takes a pair of m-tiles in the grouped order (with an odd
-  // count the last pair's second block reads zeros past op(A) and writes nothing).
-  const int rank = Tile::cluster > 1 ? static_cast<int>(cluster_cta_rank()) : 0;
-  const int pairs_m = (p.tiles_m + Tile::cluster - 1) / Tile::cluster;
-  TileCoord tile = tile_order(static_cast<int>(blockIdx.x) / Tile::cluster, pairs_m, p.tiles_n);
-  tile.m = tile.m * Tile::cluster + rank;
+  // A cluster takes pairs of m-tiles (with an odd count the last pair's
+  // second block reads zeros past op(A) and writes nothing).
+  const TileSchedule<Tile> schedule(p, Tile::cluster > 1 ? static_cast<int>(cluster_cta_rank()) : 0);
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
 
   if (threadIdx.x == 0) {
@@ -277,7 +327,7 @@ __global__ void __launch_bounds__(Tile::threads, 1)
 
   if (warpgroup == 0) {
     setmaxnreg_dec<Tile::producer_registers>();
-    if (threadIdx.x == 0) producer(ring, maps, k_tiles, tile.m * Tile::bm, tile.n * Tile::bn, rank);
+    if (threadIdx.x == 0) producer(ring, maps, schedule, k_tiles);
     if constexpr (Tile::cluster > 1) {
       __syncwarp();
       cluster_sync();  // matches the consumers' below
@@ -287,38 +337,32 @@ __global__ void __launch_bounds__(Tile::threads, 1)
   setmaxnreg_inc<Tile::consumer_registers>();
   const int consumer = warpgroup - 1;
   WarpgroupAccumulators<Policy, Tile> acc;
-  acc.zero_main();
-  int stage = 0, previous = 0;
-  std::uint32_t phase = 0;
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    mbarrier_wait(ring.full(stage), phase);
-    std::uint32_t a[2], b[2];
+  RingCursor at;
+  for (int t = schedule.first; t < schedule.count; t += schedule.stride) {
+    acc.zero_main();
+    int previous = 0;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      mbarrier_wait(ring.full(at.stage), at.phase);
+      std::uint32_t a[2], b[2];
 #pragma unroll
-    for (int piece = 0; piece < 2; ++piece) {
-      const int q = piece < Tile::pieces ? piece : 0;
-      a[piece] = smem_u32(ring.a(stage, q)) + consumer * 64 * 128;  // this warpgroup's 64 rows
-      b[piece] = smem_u32(ring.b(stage, q));
-    }
-    acc.k_tile(a, b, kt == 0);
-    // k-tile kt - 1's wgmmas have completed: its stage goes back to the producer.
-    if (kt > 0 && thread % 32 == 0) {
-      if constexpr (Tile::cluster == 1) {
-        mbarrier_arrive(ring.empty(previous));
-      } else {
-#pragma unroll
-        for (int cta = 0; cta < Tile::cluster; ++cta) mbarrier_arrive_cluster(ring.empty(previous), cta);
+      for (int piece = 0; piece < 2; ++piece) {
+        const int q = piece < Tile::pieces ? piece : 0;
+        a[piece] = smem_u32(ring.a(at.stage, q)) + consumer * 64 * 128;  // this warpgroup's 64 rows
+        b[piece] = smem_u32(ring.b(at.stage, q));
       }
+      acc.k_tile(a, b, kt == 0);
+      // k-tile kt - 1's wgmmas have completed: its stage goes back to the producer.
+      if (kt > 0) release(ring, previous, thread);
+      previous = at.stage;
+      at.advance<Tile::stages>();
     }
-    previous = stage;
-    if (++stage == Tile::stages) {
-      stage = 0;
-      phase ^= 1;
-    }
+    wgmma_wait<0>();
+    acc.fence_all();
+    release(ring, previous, thread);  // the producer may load the next tile's k-tiles meanwhile
+    const TileCoord tile = schedule[t];
+    epilogue<Policy, Tile>(acc, p, static_cast<index_t>(tile.m) * Tile::bm + consumer * 64,
+                           static_cast<index_t>(tile.n) * Tile::bn, thread);
   }
-  wgmma_wait<0>();
-  acc.fence_all();
-  epilogue<Policy, Tile>(acc, p, static_cast<index_t>(tile.m) * Tile::bm + consumer * 64,
-                         static_cast<index_t>(tile.n) * Tile::bn, thread);
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
 #endif
 }

@@ -33,12 +33,7 @@ bool has_sm90a_code(int device) {
   return attributes.binaryVersion == 90;
 }
 
-int blocks_per_sm(int) {
-  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
-  int blocks = 0;
-  EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, WarpgroupTile::threads, smem_bytes));
-  return blocks;
-}
+int blocks_per_sm(int) { return cuda::resident_blocks_per_sm(kernel, WarpgroupTile::threads, smem_bytes); }
 
 }  // namespace
 

@@ -1,0 +1,82 @@
+#include "backends/cuda/sm90/hopper_resources.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/per_device.hpp"
+#include "backends/cuda/sm90/tile_candidates.hpp"
+#include "egemm/errors.hpp"
+
+namespace egemm::cuda::hopper {
+namespace {
+
+// Measured on the H100 SXM (132 SMs, 1980 MHz) by perf_tests/sm90_tiles
+// (perf_tests/results/2026-11-23-h100-tile-model.md): cuBLAS HGEMM (FP16 in,
+// FP32 accumulate) at 8192^3 on random data, a read of a buffer that stays in
+// L2. The load latency is fitted to the sweep's two-stage rings (the one
+// figure the model cannot take from a measurement of its own).
+constexpr double h100_sms_x_clock = 132 * 1.98e9;
+constexpr double h100_tensor_flop_per_s = 690e12;
+constexpr double h100_l2_bytes_per_s = 7.0e12;
+constexpr double h100_load_latency_s = 0.12e-6;
+
+int attribute(cudaDeviceAttr which, int device) {
+  int v = 0;
+  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&v, which, device));
+  return v;
+}
+
+model::HopperResources query(int device) {
+  model::HopperResources r;
+  r.sms = attribute(cudaDevAttrMultiProcessorCount, device);
+  r.smem_per_sm = attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+  r.smem_per_block = attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  r.registers_per_sm = attribute(cudaDevAttrMaxRegistersPerMultiprocessor, device);
+  r.clock_hz = 1e3 * attribute(cudaDevAttrClockRate, device);
+  const double scale = r.sms * r.clock_hz / h100_sms_x_clock;
+  r.tensor_flop_per_s = h100_tensor_flop_per_s * scale;
+  r.l2_bytes_per_s = h100_l2_bytes_per_s * scale;
+  r.dram_bytes_per_s =
+      2e3 * attribute(cudaDevAttrMemoryClockRate, device) * attribute(cudaDevAttrGlobalMemoryBusWidth, device) / 8.0;
+  r.load_latency_s = h100_load_latency_s;
+  return r;
+}
+
+std::string tile_names() {
+  std::string names;
+  for (const model::HopperTile& t : emulated_fp32_tiles) names += std::string(names.empty() ? "" : ", ") + t.name;
+  return names;
+}
+
+}  // namespace
+
+model::HopperResources hopper_resources() {
+  static PerDevice<model::HopperResources> per_device;
+  return per_device.get(query);
+}
+
+bool persistent_blocks() {
+  const char* v = std::getenv("EGEMM_SM90_PERSISTENT");
+  return v == nullptr || std::string(v) != "0";
+}
+
+int emulated_fp32_tile(index_t m, index_t n, index_t k) {
+  const model::HopperResources r = hopper_resources();
+  if (const char* forced = std::getenv("EGEMM_SM90_TILE"); forced != nullptr && *forced != '\0') {
+    for (int i = 0; i < emulated_fp32_tile_count; ++i) {
+      if (std::string(forced) != emulated_fp32_tiles[i].name) continue;
+      std::string why;
+      if (!model::fits(r, emulated_fp32_tiles[i], emulated_fp32_shape, &why))
+        throw unsupported("EGEMM_SM90_TILE=" + std::string(forced) + " does not fit this GPU: " + why);
+      return i;
+    }
+    throw invalid_argument("EGEMM_SM90_TILE=" + std::string(forced) + " is not a tile of the Hopper kernel (" +
+                           tile_names() + ")");
+  }
+  const int best = model::pick(r, emulated_fp32_tiles, emulated_fp32_shape, m, n, k);
+  if (best < 0) throw unsupported("egemm::gemm (CUDA): no Hopper kernel tile fits this GPU");
+  return best;
+}
+
+}  // namespace egemm::cuda::hopper

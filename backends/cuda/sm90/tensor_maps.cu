@@ -1,0 +1,44 @@
+// cuTensorMapEncodeTiled from the driver the runtime already loaded (no libcuda link).
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <string>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/sm90/tensor_maps.hpp"
+#include "egemm/errors.hpp"
+
+namespace egemm::cuda::hopper {
+namespace {
+
+PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    EGEMM_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || fn == nullptr)
+      throw device_error("egemm::gemm (CUDA): the driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+  }();
+  return encode;
+}
+
+}  // namespace
+
+CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows) {
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(op.depth_pad), static_cast<cuuint64_t>(op.rows_pad)};
+  const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(op.depth_pad) * 2};
+  const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = tensor_map_encoder()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(piece), dims,
+                                          row_stride, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                          CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw device_error("egemm::gemm (CUDA): cuTensorMapEncodeTiled failed (" + std::to_string(static_cast<int>(r)) +
+                       ") for a " + std::to_string(op.rows_pad) + " x " + std::to_string(op.depth_pad) + " piece");
+  return map;
+}
+
+}  // namespace egemm::cuda::hopper

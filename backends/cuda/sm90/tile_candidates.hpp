@@ -1,0 +1,43 @@
+// The configurations the Hopper kernel is built in, as the analytic model
+// (src/egemm/model/hopper_tiles.hpp) sees them, and the launch of one.
+// EmulatedFP32 is built in every candidate and runs the model's pick per
+// call; the other FP16 policies run the first (the 128 x 128 default) with
+// as many stages as fit.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "backends/cuda/fused_gemm.hpp"
+#include "egemm/model/hopper_tiles.hpp"
+
+namespace egemm::cuda::hopper {
+
+// Block tiles 128 x 128 (two consumer warpgroups of m64n128), 128 x 64 (two of
+// m64n64) and 64 x 128 (one), rings of 2 to 4 stages (64, 48 and 48 KiB a
+// stage with two pieces), one block per SM or two sharing it. Larger tiles
+// do not fit EmulatedFP32's three 64 x bn sums per consumer thread.
+inline constexpr model::HopperTile emulated_fp32_tiles[] = {
+    {"128x128x3", 128, 128, 3, 1}, {"128x128x2", 128, 128, 2, 1}, {"128x64x4", 128, 64, 4, 1},
+    {"128x64x3", 128, 64, 3, 1},   {"128x64x2", 128, 64, 2, 1},   {"64x128x4", 64, 128, 4, 1},
+    {"64x128x2", 64, 128, 2, 1},   {"64x128x2/2", 64, 128, 2, 2},
+};
+inline constexpr int emulated_fp32_tile_count = sizeof(emulated_fp32_tiles) / sizeof(emulated_fp32_tiles[0]);
+
+// What one launch needs besides the tile.
+struct TmaLaunch {
+  const SplitOperand& a;
+  const SplitOperand& b;
+  const GemmArgs& g;
+  const std::uint32_t* path_word;
+  EmulationPath path;
+  cudaStream_t stream;
+};
+
+// EmulatedFP32 on candidate `Index` of emulated_fp32_tiles (instantiated in
+// tiles_*.cu, a few per file so builds run in parallel; emulated_fp32_tile.cuh).
+template <int Index>
+void launch_emulated_fp32_tile(const TmaLaunch& l);
+
+}  // namespace egemm::cuda::hopper

@@ -1,0 +1,9 @@
+// EmulatedFP32's Hopper kernel in the 128x128 candidates of emulated_fp32_tiles.
+#include "backends/cuda/sm90/emulated_fp32_tile.cuh"
+
+namespace egemm::cuda::hopper {
+
+template void launch_emulated_fp32_tile<0>(const TmaLaunch&);
+template void launch_emulated_fp32_tile<1>(const TmaLaunch&);
+
+}  // namespace egemm::cuda::hopper

@@ -1,0 +1,10 @@
+// EmulatedFP32's Hopper kernel in the 64x128 candidates of emulated_fp32_tiles.
+#include "backends/cuda/sm90/emulated_fp32_tile.cuh"
+
+namespace egemm::cuda::hopper {
+
+template void launch_emulated_fp32_tile<5>(const TmaLaunch&);
+template void launch_emulated_fp32_tile<6>(const TmaLaunch&);
+template void launch_emulated_fp32_tile<7>(const TmaLaunch&);
+
+}  // namespace egemm::cuda::hopper

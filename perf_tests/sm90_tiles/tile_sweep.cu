@@ -1,0 +1,213 @@
+// The Hopper kernel's tile sweep: every candidate configuration of
+// backends/cuda/sm90/tile_candidates.hpp on each shape, timed (kernel alone,
+// on operands split once) and checked against the float64 reference, next to
+// the analytic model's prediction (src/egemm/model/hopper_tiles.hpp) with the
+// library's built-in rates and with the rates measured in this run. Reports,
+// per shape, the model's pick (what the library runs) against the sweep's best.
+//
+//   egemm_sm90_tile_sweep [--shapes 4096x4096x4096,8192x8192x8192] [--csv FILE]
+//
+// Progress goes to stderr, the Markdown tables to stdout; the CSV (one row per
+// shape and tile) feeds plot_tile_sweep.py.
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/sm90/hopper_resources.hpp"
+#include "backends/cuda/sm90/tile_candidates.hpp"
+#include "device_rates.cuh"
+#include "egemm/gemm.hpp"
+#include "gemm_suite/device_problem.hpp"
+#include "support/presplit.hpp"
+
+namespace {
+
+using egemm::index_t;
+using egemm::bench::Shape;
+using egemm::cuda::hopper::emulated_fp32_shape;
+using egemm::cuda::hopper::emulated_fp32_tile_count;
+using egemm::cuda::hopper::emulated_fp32_tiles;
+namespace model = egemm::model;
+
+struct Options {
+  std::vector<Shape> shapes{{4096, 4096, 4096}, {8192, 8192, 8192}, {16384, 4096, 4096}, {4096, 4096, 8192}};
+  std::string csv;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--shapes" && i + 1 < argc) {
+      o.shapes.clear();
+      std::stringstream list(argv[++i]);
+      std::string item;
+      while (std::getline(list, item, ',')) {
+        Shape s{};
+        if (std::sscanf(item.c_str(), "%dx%dx%d", &s.m, &s.n, &s.k) != 3 || s.m <= 0 || s.n <= 0 || s.k <= 0)
+          throw std::runtime_error("--shapes wants MxNxK[,MxNxK...], got '" + item + "'");
+        o.shapes.push_back(s);
+      }
+    } else if (arg == "--csv" && i + 1 < argc) {
+      o.csv = argv[++i];
+    } else {
+      throw std::runtime_error("usage: egemm_sm90_tile_sweep [--shapes MxNxK,...] [--csv FILE]");
+    }
+  }
+  return o;
+}
+
+struct Result {
+  Shape shape;
+  int tile;
+  bool fits;
+  model::HopperPrediction builtin, measured_rates;
+  double seconds = 0;  // kernel alone, median
+  double rel_error = 0;
+};
+
+std::string shape_name(Shape s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+std::vector<Result> sweep_shape(Shape shape, const model::HopperResources& builtin,
+                                const model::HopperResources& measured, cudaStream_t stream) {
+  egemm::bench::DeviceProblem problem(shape, egemm::bench::Distribution::uniform, 7);
+  egemm::perf::PresplitOperands split;
+  split.split(problem.a(0), problem.b(0), shape.m, shape.n, shape.k, stream);
+  const egemm::GemmArgs g = egemm::make_gemm_args("tile sweep", 'N', 'N', shape.m, shape.n, shape.k, 1.0f, problem.a(0),
+                                                  shape.m, problem.b(0), shape.k, 0.0f, problem.c(), shape.m);
+  const double flops = 2.0 * shape.m * static_cast<double>(shape.n) * shape.k;
+  std::vector<Result> results;
+  for (int i = 0; i < emulated_fp32_tile_count; ++i) {
+    const model::HopperTile& t = emulated_fp32_tiles[i];
+    Result r{shape, i, model::fits(builtin, t, emulated_fp32_shape)};
+    r.builtin = model::predict(builtin, t, emulated_fp32_shape, shape.m, shape.n, shape.k);
+    r.measured_rates = model::predict(measured, t, emulated_fp32_shape, shape.m, shape.n, shape.k);
+    if (r.fits) {
+      ::setenv("EGEMM_SM90_TILE", t.name, 1);
+      auto run = [&] {
+        egemm::cuda::launch_fused_gemm(egemm::PolicyId::emulated_fp32, split.a, split.b, g, split.path_word,
+                                       egemm::EmulationPath::fp16_scaled, stream);
+      };
+      problem.poison_c(stream);
+      run();
+      egemm::perf::check(cudaStreamSynchronize(stream), "tile run");
+      const egemm::bench::Errors e = problem.errors_of_c();
+      r.rel_error = e.nonfinite > 0 ? INFINITY : e.rel_frobenius;
+      const int reps = std::max(3, static_cast<int>(0.25 / std::max(r.builtin.seconds, 1e-5)));
+      r.seconds = egemm::perf::median_seconds(run, std::min(reps, 50), stream);
+      ::unsetenv("EGEMM_SM90_TILE");
+    }
+    std::fprintf(stderr, "  %-12s %-10s %s\n", shape_name(shape).c_str(), t.name,
+                 r.fits ? (std::to_string(r.seconds * 1e3) + " ms, " + std::to_string(flops / r.seconds * 1e-12) +
+                           " TFLOP/s, error " + std::to_string(r.rel_error))
+                              .c_str()
+                        : "does not fit");
+    results.push_back(r);
+  }
+  return results;
+}
+
+void print_table(const std::vector<Result>& rows, int library_pick) {
+  const Shape s = rows.front().shape;
+  const double flops = 2.0 * s.m * static_cast<double>(s.n) * s.k;
+  double best = 0;
+  int best_tile = -1;
+  for (const Result& r : rows)
+    if (r.fits && (best_tile < 0 || r.seconds < best)) best = r.seconds, best_tile = r.tile;
+  std::printf("\n### %s (kernel alone, split excluded)\n\n", shape_name(s).c_str());
+  std::printf("| tile | measured ms | TFLOP/s | vs best | predicted ms (built-in rates) | pred./meas. | "
+              "predicted ms (this run's rates) | limit (model) | rel. error vs float64 |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---|---:|\n");
+  for (const Result& r : rows) {
+    const char* name = emulated_fp32_tiles[r.tile].name;
+    const char* mark = r.tile == library_pick ? " (model's pick)" : "";
+    if (!r.fits) {
+      std::printf("| %s%s | does not fit | | | | | | | |\n", name, mark);
+      continue;
+    }
+    std::printf("| %s%s | %.3f | %.1f | %.3f | %.3f | %.2f | %.3f | %s | %.2e |\n", name, mark, r.seconds * 1e3,
+                flops / r.seconds * 1e-12, r.seconds / best, r.builtin.seconds * 1e3, r.builtin.seconds / r.seconds,
+                r.measured_rates.seconds * 1e3, r.measured_rates.limit, r.rel_error);
+  }
+  const double picked = rows[library_pick].seconds;
+  std::printf("\nModel's pick %s: %.3f ms; sweep's best %s: %.3f ms; the pick is %.1f%% slower than the best (%s).\n",
+              emulated_fp32_tiles[library_pick].name, picked * 1e3, emulated_fp32_tiles[best_tile].name, best * 1e3,
+              100.0 * (picked / best - 1.0), picked <= 1.05 * best ? "within 5%" : "NOT within 5%");
+}
+
+void print_resources(const char* title, const model::HopperResources& r) {
+  std::printf("| %s | %d | %d | %d | %.0f | %.0f | %.2f | %.2f | %.2f |\n", title, r.sms, r.smem_per_sm / 1024,
+              r.smem_per_block / 1024, r.clock_hz * 1e-6, r.tensor_flop_per_s * 1e-12, r.l2_bytes_per_s * 1e-12,
+              r.dram_bytes_per_s * 1e-12, r.load_latency_s * 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options options = parse(argc, argv);
+  if (!egemm::cuda_available()) {
+    std::fprintf(stderr, "egemm_sm90_tile_sweep: no CUDA device with tensor cores\n");
+    return 2;
+  }
+  if (egemm::cuda::fused_kernel_for(egemm::PolicyId::emulated_fp32, egemm::EmulationPath::fp16_scaled) !=
+      egemm::cuda::FusedKernel::wgmma_tma_sm90) {
+    std::fprintf(stderr, "egemm_sm90_tile_sweep: the Hopper kernel does not run here (needs sm_90 and sm_90a code)\n");
+    return 2;
+  }
+  cudaStream_t stream = nullptr;
+  egemm::perf::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  cudaDeviceProp prop{};
+  egemm::perf::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+
+  std::fprintf(stderr, "measuring the device's rates...\n");
+  const model::HopperResources builtin = egemm::cuda::hopper::hopper_resources();
+  model::HopperResources measured = builtin;
+  measured.tensor_flop_per_s = egemm::perf::hgemm_flop_per_s(8192, stream);
+  measured.l2_bytes_per_s = egemm::perf::read_bandwidth(std::size_t{16} << 20, 40, stream);
+  measured.dram_bytes_per_s = egemm::perf::read_bandwidth(std::size_t{4} << 30, 1, stream);
+
+  std::printf("# Hopper tile sweep on %s\n\n", prop.name);
+  std::printf("| figures | SMs | smem/SM KiB | smem/block KiB | clock MHz | tensor TFLOP/s | L2 TB/s | DRAM TB/s | "
+              "latency us |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  print_resources("built into the library", builtin);
+  print_resources("measured in this run", measured);
+
+  std::ofstream csv;
+  if (!options.csv.empty()) {
+    csv.open(options.csv);
+    csv << "shape,tile,fits,measured_ms,predicted_ms,predicted_ms_measured_rates,limit,rel_error,model_pick\n";
+  }
+  int within = 0;
+  for (const Shape& s : options.shapes) {
+    std::fprintf(stderr, "%s:\n", shape_name(s).c_str());
+    const std::vector<Result> rows = sweep_shape(s, builtin, measured, stream);
+    const int pick = model::pick(builtin, emulated_fp32_tiles, emulated_fp32_shape, s.m, s.n, s.k);
+    print_table(rows, pick);
+    double best = 1e30;
+    for (const Result& r : rows)
+      if (r.fits) best = std::min(best, r.seconds);
+    within += rows[pick].seconds <= 1.05 * best;
+    for (const Result& r : rows)
+      if (csv.is_open())
+        csv << shape_name(s) << ',' << emulated_fp32_tiles[r.tile].name << ',' << r.fits << ',' << r.seconds * 1e3
+            << ',' << r.builtin.seconds * 1e3 << ',' << r.measured_rates.seconds * 1e3 << ',' << r.measured_rates.limit
+            << ',' << r.rel_error << ',' << (r.tile == pick) << '\n';
+  }
+  std::printf("\nThe model's pick is within 5%% of the sweep's best on %d of %zu shapes.\n", within,
+              options.shapes.size());
+  (void)cudaStreamDestroy(stream);
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "egemm_sm90_tile_sweep: %s\n", e.what());
+  return 1;
+}

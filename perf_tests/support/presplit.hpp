@@ -1,0 +1,99 @@
+// EmulatedFP32's split on its own, into buffers that outlive it: for timing
+// the split alone (bench_cuda_gemm) and the fused kernel alone on split
+// operands (sm90_tiles). Stats, path verdict and the split of both operands,
+// as the library runs them (backends/cuda/cuda_gemm.cu), for column-major
+// A (m x k) and B (k x n) without transposes.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "backends/cuda/split_operand.hpp"
+#include "backends/cuda/tile_config.hpp"
+#include "egemm/path_selection.hpp"
+
+namespace egemm::perf {
+
+class PresplitOperands {
+ public:
+  PresplitOperands() = default;
+  PresplitOperands(const PresplitOperands&) = delete;
+  PresplitOperands& operator=(const PresplitOperands&) = delete;
+  ~PresplitOperands() { (void)cudaFree(memory_); }
+
+  cuda::SplitOperand a, b;
+  std::uint32_t* path_word = nullptr;  // the device's path choice, after split()
+
+  // Splits A (m x k, lda = m) and B (k x n, ldb = k) on `stream`.
+  void split(const float* A, const float* B, index_t m, index_t n, index_t k, cudaStream_t stream) {
+    reserve(m, n, k);
+    const OperandRows ra{A, m, k, 1, m}, rb{B, n, k, k, 1};
+    check(cudaMemsetAsync(words_, 0, word_count_ * 4, stream), "memset split stats");
+    cuda::launch_row_stats(ra, a, any_nonfinite_, stream);
+    cuda::launch_row_stats(rb, b, any_nonfinite_, stream);
+    cuda::launch_path_verdict(a, path_word, stream);
+    cuda::launch_path_verdict(b, path_word, stream);
+    cuda::launch_path_settle(a, b, path_word, stream);
+    cuda::launch_split(ra, SplitRule::round_scaled_lo, true, a, path_word, nullptr, stream);
+    cuda::launch_split(rb, SplitRule::round_scaled_lo, true, b, path_word, nullptr, stream);
+  }
+
+ private:
+  static void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+  }
+  static index_t round_up(index_t v, index_t q) { return (v + q - 1) / q * q; }
+
+  // Room for TF32 (4-byte) pieces: the device may choose the full-range path.
+  void reserve(index_t m, index_t n, index_t k) {
+    if (m == m_ && n == n_ && k == k_) return;
+    (void)cudaFree(memory_);
+    m_ = m, n_ = n, k_ = k;
+    const index_t depth = round_up(k, cuda::split_depth_multiple);
+    const index_t rows[2] = {round_up(m, cuda::split_row_multiple), round_up(n, cuda::split_row_multiple)};
+    const index_t logical[2] = {m, n};
+    const std::size_t pieces_bytes = 2 * 4 * static_cast<std::size_t>((rows[0] + rows[1]) * depth);
+    const std::size_t stats_words = 3 * static_cast<std::size_t>(m + n) + 2 + max_recomputed_rows(m) + max_recomputed_rows(n);
+    word_count_ = stats_words + 2;
+    check(cudaMalloc(&memory_, pieces_bytes + 4 * static_cast<std::size_t>(rows[0] + rows[1]) + 4 * word_count_),
+          "cudaMalloc split operands");
+    auto* bytes = static_cast<unsigned char*>(memory_);
+    int* exponents = reinterpret_cast<int*>(bytes + pieces_bytes);
+    words_ = reinterpret_cast<std::uint32_t*>(exponents + rows[0] + rows[1]);
+    std::uint32_t* w = words_;
+    cuda::SplitOperand* ops[2] = {&a, &b};
+    for (int i = 0; i < 2; ++i) {
+      cuda::SplitOperand& op = *ops[i];
+      const std::size_t piece = 4 * static_cast<std::size_t>(rows[i] * depth);
+      op.piece[0] = bytes;
+      op.piece[1] = bytes + piece;
+      bytes += 2 * piece;
+      op.rows = logical[i];
+      op.depth = k;
+      op.rows_pad = rows[i];
+      op.depth_pad = depth;
+      op.exponent = exponents;
+      exponents += rows[i];
+      op.max_abs_bits = w;
+      op.min_abs_inv_bits = w + op.rows;
+      op.nonfinite = w + 2 * op.rows;
+      op.wide_count = w + 3 * op.rows;
+      op.wide_list = w + 3 * op.rows + 1;
+      w += 3 * op.rows + 1 + max_recomputed_rows(op.rows);
+    }
+    any_nonfinite_ = w;
+    path_word = w + 1;
+  }
+
+  void* memory_ = nullptr;
+  std::uint32_t* words_ = nullptr;
+  std::uint32_t* any_nonfinite_ = nullptr;
+  std::size_t word_count_ = 0;
+  index_t m_ = -1, n_ = -1, k_ = -1;
+};
+
+}  // namespace egemm::perf

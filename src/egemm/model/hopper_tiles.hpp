@@ -1,0 +1,168 @@
+// Which block tile and ring depth the Hopper (TMA + wgmma) kernel runs: the
+// EGEMM-TC paper's analytic model (section 6) redone for this hardware.
+//
+// The paper sized tiles from register and shared-memory capacity and the
+// ratio of tensor-core work to memory traffic. On Hopper the same questions
+// are asked of a warp-specialised kernel: a producer warpgroup streams
+// k-tiles of 64 into a ring of `stages` buffers, bm / 64 consumer
+// warpgroups each own a 64 x bn part of C in wgmma accumulators.
+//
+//  fits     : shared memory (the ring) and registers (every consumer thread
+//             holds `sums` accumulators of bn / 2 floats after setmaxnreg)
+//  k-tile   : the slowest of the tensor cores (products x 2 bm bn 64 flops at
+//             the SM's share of the measured FP16 rate), L2 -> shared memory
+//             (pieces x (bm + bn) x 128 bytes), and shared memory -> tensor
+//             cores (each m64nNk16 wgmma reads 2 KiB of A and 32 N bytes of B)
+//  ring     : a stage goes back to the producer once the next k-tile's
+//             first wgmma group is done (the folded main term; with one
+//             group, as the next k-tile starts). The refill then needs the
+//             load latency plus its bytes at the SM's share of L2 bandwidth,
+//             while stages - 1 k-tiles of work (counted from that group's
+//             start) remain: a shallow ring paces the loop at
+//             (latency + transfer + first group) / (stages - 1) per k-tile
+//  tile     : k-tiles x that + the epilogue (C written at the SM's share of
+//             DRAM bandwidth; hidden behind the other block when two share an SM)
+//  call     : the busiest SM's tiles (persistent blocks take tiles in turn)
+//             + one load latency to fill the ring
+// Resources come from the device's properties, rates from measurements
+// (backends/cuda/sm90/hopper_resources.cu); the sweep that checks the model
+// against every candidate is perf_tests/sm90_tiles.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
+#include "egemm/gemm_args.hpp"
+
+namespace egemm::model {
+
+// What the model knows of the GPU.
+struct HopperResources {
+  int sms = 0;
+  int smem_per_sm = 0;         // bytes, shared by the blocks resident on an SM
+  int smem_per_block = 0;      // bytes, one block's opt-in limit
+  int registers_per_sm = 0;    // 32-bit registers
+  double clock_hz = 0;
+  double tensor_flop_per_s = 0;  // FP16 in, FP32 accumulate, whole GPU (measured)
+  double l2_bytes_per_s = 0;     // L2 -> shared memory, whole GPU (measured)
+  double dram_bytes_per_s = 0;
+  double load_latency_s = 0;     // a TMA load's fixed latency, before its bytes stream in
+};
+
+// The policy's shape as the kernel sees it.
+struct EmulationShape {
+  int pieces;        // FP16 pieces per operand (hi, lo)
+  int products;      // piece products per k-tile
+  int sums;          // 64 x bn accumulators per consumer warpgroup (with the fold's per-k-tile sum)
+  bool folds_main;   // the main term is its own wgmma group, waited for before the others finish
+};
+
+// One configuration of the kernel.
+struct HopperTile {
+  const char* name;
+  int bm, bn;         // block tile of C: bm / 64 consumer warpgroups of 64 x bn
+  int stages;         // shared-memory ring depth, k-tiles of 64
+  int blocks_per_sm;  // resident blocks per SM (two share its tensor cores)
+};
+
+inline constexpr int hopper_bk = 64;                // a k-tile: one 128-byte row of FP16
+inline constexpr int hopper_smem_alignment = 1024;  // the 128B swizzle's atom
+inline constexpr int hopper_smem_reserved = 1024;   // per block, taken by the driver
+inline constexpr int hopper_smem_bytes_per_clock = 128;
+
+constexpr int consumers(const HopperTile& t) { return t.bm / 64; }
+constexpr int threads(const HopperTile& t) { return 128 * (1 + consumers(t)); }
+constexpr int stage_bytes(const HopperTile& t, int pieces) { return pieces * (t.bm + t.bn) * hopper_bk * 2; }
+// The ring, its full and empty mbarriers, and slack to align it to 1 KiB.
+constexpr int smem_bytes(const HopperTile& t, int pieces) {
+  return hopper_smem_alignment + t.stages * stage_bytes(t, pieces) + 2 * t.stages * 8;
+}
+
+// Registers. At launch every thread gets 64K / (threads x blocks) (ptxas
+// takes __launch_bounds__' limit when the kernel uses setmaxnreg), rounded
+// down to 8; the producer then gives all but `producer_registers` back and
+// the consumers take them.
+constexpr int launch_registers(const HopperTile& t, int registers_per_sm = 65536) {
+  const int r = registers_per_sm / (threads(t) * t.blocks_per_sm);
+  return std::min(r, 255) / 8 * 8;
+}
+constexpr int producer_registers(const HopperTile& t) { return t.blocks_per_sm > 1 ? 24 : 40; }
+constexpr int consumer_registers(const HopperTile& t, int registers_per_sm = 65536) {
+  const int pool = launch_registers(t, registers_per_sm) * threads(t) - producer_registers(t) * 128;
+  return std::min(pool / (128 * consumers(t)) / 8 * 8, 240);
+}
+constexpr int accumulator_registers(const HopperTile& t, const EmulationShape& s) { return s.sums * t.bn / 2; }
+// Descriptors, ring cursor, loop state and the epilogue's temporaries.
+inline constexpr int consumer_register_overhead = 32;
+
+// Whether `t` runs on `r` for shape `s`; if not, why.
+inline bool fits(const HopperResources& r, const HopperTile& t, const EmulationShape& s, std::string* why = nullptr) {
+  auto no = [&](std::string reason) {
+    if (why != nullptr) *why = std::move(reason);
+    return false;
+  };
+  if (t.bm % 64 != 0 || (t.bn != 64 && t.bn != 128) || t.stages < 2 || t.blocks_per_sm < 1)
+    return no("not a tile the kernel has");
+  const int smem = smem_bytes(t, s.pieces);
+  if (smem > r.smem_per_block) return no("ring of " + std::to_string(smem) + " bytes > the block limit");
+  if (t.blocks_per_sm * (smem + hopper_smem_reserved) > r.smem_per_sm)
+    return no(std::to_string(t.blocks_per_sm) + " rings do not fit one SM's shared memory");
+  if (consumer_registers(t, r.registers_per_sm) < accumulator_registers(t, s) + consumer_register_overhead)
+    return no(std::to_string(accumulator_registers(t, s)) + " accumulator registers need more than the " +
+              std::to_string(consumer_registers(t, r.registers_per_sm)) + " a consumer gets");
+  return true;
+}
+
+struct HopperPrediction {
+  double seconds = 0;      // the kernel, split excluded
+  double k_tile_s = 0;     // one block's k-tile, with the SM shared as configured
+  const char* limit = "";  // what sets the k-tile time
+  index_t tiles = 0;
+  index_t tiles_per_sm = 0;  // the busiest SM's
+};
+
+inline HopperPrediction predict(const HopperResources& r, const HopperTile& t, const EmulationShape& s, index_t m,
+                                index_t n, index_t k) {
+  auto round_up = [](index_t x, index_t q) { return (x + q - 1) / q * q; };
+  const index_t rows = round_up(m, 128), cols = round_up(n, 128), depth = round_up(k, hopper_bk);
+  HopperPrediction p;
+  p.tiles = (rows / t.bm) * (cols / t.bn);
+  p.tiles_per_sm = (p.tiles + r.sms - 1) / r.sms;
+  const double share = t.blocks_per_sm;  // blocks competing for one SM
+  const double tensor = share * s.products * 2.0 * t.bm * t.bn * hopper_bk / (r.tensor_flop_per_s / r.sms);
+  const double l2 = share * s.pieces * static_cast<double>(t.bm + t.bn) * hopper_bk * 2 / (r.l2_bytes_per_s / r.sms);
+  const double wgmma_bytes = 2048.0 + 32.0 * t.bn;  // per m64nNk16: A 64 x 16, B N x 16
+  const double smem = share * s.products * consumers(t) * (hopper_bk / 16) * wgmma_bytes /
+                      (hopper_smem_bytes_per_clock * r.clock_hz);
+  p.k_tile_s = tensor;
+  p.limit = "tensor cores";
+  if (l2 > p.k_tile_s) p.k_tile_s = l2, p.limit = "L2 bandwidth";
+  if (smem > p.k_tile_s) p.k_tile_s = smem, p.limit = "shared-memory bandwidth";
+  const double first_group = s.folds_main ? tensor / s.products : 0.0;
+  const double refill = (r.load_latency_s + l2 + first_group) / (t.stages - 1);
+  if (refill > p.k_tile_s) p.k_tile_s = refill, p.limit = "refill (ring too shallow)";
+  // Per tile at the SM's full rate: blocks sharing an SM each take `share`
+  // times as long but finish `share` tiles together.
+  const double k_tiles = static_cast<double>(depth / hopper_bk);
+  const double epilogue = t.blocks_per_sm > 1 ? 0.0 : 4.0 * t.bm * t.bn / (r.dram_bytes_per_s / r.sms);
+  const double tile = k_tiles * p.k_tile_s / share + epilogue;
+  p.seconds = static_cast<double>(p.tiles_per_sm) * tile + r.load_latency_s;
+  return p;
+}
+
+// The fastest candidate that fits (index into `candidates`), or -1 if none does.
+template <std::size_t N>
+int pick(const HopperResources& r, const HopperTile (&candidates)[N], const EmulationShape& s, index_t m, index_t n,
+         index_t k) {
+  int best = -1;
+  double best_seconds = 0;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (!fits(r, candidates[i], s)) continue;
+    const double seconds = predict(r, candidates[i], s, m, n, k).seconds;
+    if (best < 0 || seconds < best_seconds) best = static_cast<int>(i), best_seconds = seconds;
+  }
+  return best;
+}
+
+}  // namespace egemm::model

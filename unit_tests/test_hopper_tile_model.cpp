@@ -1,0 +1,121 @@
+// The analytic model that sizes the Hopper kernel's tile and ring: what fits
+// an H100's shared memory and registers, and how the predicted time answers
+// to the hardware's rates.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "egemm/model/hopper_tiles.hpp"
+
+namespace egemm::model {
+namespace {
+
+// An H100 SXM as the backend describes it (backends/cuda/sm90/hopper_resources.cu).
+HopperResources h100() {
+  HopperResources r;
+  r.sms = 132;
+  r.smem_per_sm = 228 * 1024;
+  r.smem_per_block = 227 * 1024;
+  r.registers_per_sm = 65536;
+  r.clock_hz = 1.98e9;
+  r.tensor_flop_per_s = 690e12;
+  r.l2_bytes_per_s = 7.0e12;
+  r.dram_bytes_per_s = 3.35e12;
+  r.load_latency_s = 0.12e-6;
+  return r;
+}
+
+constexpr EmulationShape emulated_fp32{2, 3, 3, true};
+
+TEST(HopperTileModel, RegisterSplitMatchesTheKernelsSetmaxnreg) {
+  // 384 threads: 168 at launch (ptxas), producer 40, consumers 232 (the SASS shows 0xe8).
+  constexpr HopperTile t{"128x128x3", 128, 128, 3, 1};
+  static_assert(launch_registers(t) == 168 && producer_registers(t) == 40 && consumer_registers(t) == 232);
+  // Two blocks of 256 threads: 128 at launch, 24 and 232.
+  constexpr HopperTile pair{"64x128x2/2", 64, 128, 2, 2};
+  static_assert(launch_registers(pair) == 128 && producer_registers(pair) == 24 && consumer_registers(pair) == 232);
+  EXPECT_EQ(accumulator_registers(t, emulated_fp32), 192);
+}
+
+TEST(HopperTileModel, FitsChecksSharedMemoryAndRegisters) {
+  const HopperResources r = h100();
+  std::string why;
+  EXPECT_TRUE(fits(r, {"", 128, 128, 3, 1}, emulated_fp32, &why)) << why;
+  EXPECT_FALSE(fits(r, {"", 128, 128, 4, 1}, emulated_fp32, &why));  // 4 x 64 KiB
+  EXPECT_NE(why.find("block limit"), std::string::npos) << why;
+  EXPECT_FALSE(fits(r, {"", 64, 128, 3, 2}, emulated_fp32, &why));  // two rings of 3 x 48 KiB
+  EXPECT_NE(why.find("one SM"), std::string::npos) << why;
+  // Four consumer warpgroups: 96 registers at launch leave 110 a consumer, short of 3 x 64 + overhead.
+  EXPECT_FALSE(fits(r, {"", 256, 128, 2, 1}, emulated_fp32, &why));
+  EXPECT_NE(why.find("accumulator registers"), std::string::npos) << why;
+  // Half (one piece, one sum) fits 7 stages of 32 KiB.
+  EXPECT_TRUE(fits(r, {"", 128, 128, 7, 1}, {1, 1, 1, false}, &why)) << why;
+  EXPECT_FALSE(fits(r, {"", 128, 256, 2, 1}, emulated_fp32, &why));  // no m64n256 wgmma in the kernel
+}
+
+TEST(HopperTileModel, DeepProductsRunAtTheBindingRate) {
+  const HopperResources r = h100();
+  const HopperTile t{"", 128, 128, 3, 1};
+  const HopperPrediction p = predict(r, t, emulated_fp32, 8192, 8192, 8192);
+  EXPECT_EQ(p.tiles, 64 * 64);
+  EXPECT_EQ(p.tiles_per_sm, 32);  // 4096 tiles on 132 SMs: 31.03 -> 32 rounds
+  // Tensor cores: 3 x 2 x 128 x 128 x 64 flops at 690/132 TFLOP/s per SM = 1.20 us;
+  // L2: 2 x 256 x 128 bytes at 7/132 TB/s per SM = 1.24 us: L2 sets the pace.
+  EXPECT_STREQ(p.limit, "L2 bandwidth");
+  EXPECT_NEAR(p.k_tile_s, 2 * 256 * 128 / (7.0e12 / 132), 1e-12);
+  EXPECT_NEAR(p.seconds, 32 * (128 * p.k_tile_s + 4.0 * 128 * 128 / (3.35e12 / 132)) + r.load_latency_s, 1e-9);
+  // With L2 to spare the tensor cores bind.
+  HopperResources fast_l2 = r;
+  fast_l2.l2_bytes_per_s = 20e12;
+  EXPECT_STREQ(predict(fast_l2, t, emulated_fp32, 8192, 8192, 8192).limit, "tensor cores");
+}
+
+TEST(HopperTileModel, ShallowRingsWaitForTheirRefill) {
+  // Two stages: k-tile i + 1's load starts when k-tile i's main term is done
+  // and must arrive before the tensor cores run dry: latency + transfer + the
+  // main term's third of the tensor work, per k-tile. Three stages hide it.
+  const HopperResources r = h100();
+  const HopperPrediction two = predict(r, {"", 128, 128, 2, 1}, emulated_fp32, 4096, 4096, 4096);
+  const HopperPrediction three = predict(r, {"", 128, 128, 3, 1}, emulated_fp32, 4096, 4096, 4096);
+  const double tensor = 3 * 2.0 * 128 * 128 * 64 / (690e12 / 132), l2 = 2 * 256 * 128 / (7.0e12 / 132);
+  EXPECT_STREQ(two.limit, "refill (ring too shallow)");
+  EXPECT_NEAR(two.k_tile_s, r.load_latency_s + l2 + tensor / 3, 1e-12);
+  EXPECT_STREQ(three.limit, "L2 bandwidth");
+  EXPECT_LT(three.seconds, two.seconds / 1.3);
+  // Without a folded main term the stage returns as the next k-tile starts.
+  const HopperPrediction one_group = predict(r, {"", 128, 128, 2, 1}, {2, 4, 2, false}, 4096, 4096, 4096);
+  EXPECT_NEAR(one_group.k_tile_s, std::max(4 * 2.0 * 128 * 128 * 64 / (690e12 / 132), r.load_latency_s + l2), 1e-12);
+}
+
+TEST(HopperTileModel, PickPrefersFewerBytesPerFlopWhenL2Binds) {
+  // At the H100's rates 128 x 128 moves 1 byte from L2 per 64 flops, 128 x 64 and 64 x 128 one per 43.
+  const HopperTile candidates[] = {{"128x64x4", 128, 64, 4, 1}, {"128x128x3", 128, 128, 3, 1}, {"64x128x2/2", 64, 128, 2, 2}};
+  EXPECT_EQ(pick(h100(), candidates, emulated_fp32, 8192, 8192, 8192), 1);
+  EXPECT_EQ(pick(h100(), candidates, emulated_fp32, 4096, 4096, 4096), 1);
+}
+
+TEST(HopperTileModel, PickWeighsRoundsWhenTensorCoresBind) {
+  HopperResources r = h100();
+  r.l2_bytes_per_s = 50e12;
+  const HopperTile candidates[] = {{"128x128x3", 128, 128, 3, 1}, {"128x64x4", 128, 64, 4, 1}};
+  // 1024^2: 64 big tiles leave 68 SMs idle; 128 small ones take one round of half the time.
+  EXPECT_EQ(pick(r, candidates, emulated_fp32, 1024, 1024, 4096), 1);
+  // 4224 = 33 x 128: 1089 big tiles = 8.25 rounds -> 9; 2178 small = 16.5 -> 17 rounds of half the time.
+  EXPECT_EQ(pick(r, candidates, emulated_fp32, 4224, 4224, 4096), 1);
+  const HopperPrediction big = predict(r, candidates[0], emulated_fp32, 4224, 4224, 4096);
+  const HopperPrediction small = predict(r, candidates[1], emulated_fp32, 4224, 4224, 4096);
+  EXPECT_EQ(big.tiles_per_sm, 9);
+  EXPECT_EQ(small.tiles_per_sm, 17);
+  EXPECT_NEAR(small.seconds / big.seconds, 8.5 / 9, 0.01);
+}
+
+TEST(HopperTileModel, NothingFitsATinyGpu) {
+  HopperResources r = h100();
+  r.smem_per_block = r.smem_per_sm = 48 * 1024;
+  const HopperTile candidates[] = {{"128x128x3", 128, 128, 3, 1}, {"128x64x2", 128, 64, 2, 1}};
+  EXPECT_EQ(pick(r, candidates, emulated_fp32, 4096, 4096, 4096), -1);
+}
+
+}  // namespace
+}  // namespace egemm::model
