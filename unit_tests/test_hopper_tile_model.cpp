@@ -19,7 +19,7 @@ HopperResources h100() {
   r.smem_per_block = 227 * 1024;
   r.registers_per_sm = 65536;
   r.clock_hz = 1.98e9;
-  r.tensor_flop_per_s = 690e12;
+  r.tensor_flop_per_s = 750e12;
   r.l2_bytes_per_s = 7.0e12;
   r.dram_bytes_per_s = 3.35e12;
   r.load_latency_s = 0.12e-6;
@@ -60,7 +60,7 @@ TEST(HopperTileModel, DeepProductsRunAtTheBindingRate) {
   const HopperPrediction p = predict(r, t, emulated_fp32, 8192, 8192, 8192);
   EXPECT_EQ(p.tiles, 64 * 64);
   EXPECT_EQ(p.tiles_per_sm, 32);  // 4096 tiles on 132 SMs: 31.03 -> 32 rounds
-  // Tensor cores: 3 x 2 x 128 x 128 x 64 flops at 690/132 TFLOP/s per SM = 1.20 us;
+  // Tensor cores: 3 x 2 x 128 x 128 x 64 flops at 750/132 TFLOP/s per SM = 1.11 us;
   // L2: 2 x 256 x 128 bytes at 7/132 TB/s per SM = 1.24 us: L2 sets the pace.
   EXPECT_STREQ(p.limit, "L2 bandwidth");
   EXPECT_NEAR(p.k_tile_s, 2 * 256 * 128 / (7.0e12 / 132), 1e-12);
@@ -78,14 +78,14 @@ TEST(HopperTileModel, ShallowRingsWaitForTheirRefill) {
   const HopperResources r = h100();
   const HopperPrediction two = predict(r, {"", 128, 128, 2, 1}, emulated_fp32, 4096, 4096, 4096);
   const HopperPrediction three = predict(r, {"", 128, 128, 3, 1}, emulated_fp32, 4096, 4096, 4096);
-  const double tensor = 3 * 2.0 * 128 * 128 * 64 / (690e12 / 132), l2 = 2 * 256 * 128 / (7.0e12 / 132);
+  const double tensor = 3 * 2.0 * 128 * 128 * 64 / (750e12 / 132), l2 = 2 * 256 * 128 / (7.0e12 / 132);
   EXPECT_STREQ(two.limit, "refill (ring too shallow)");
   EXPECT_NEAR(two.k_tile_s, r.load_latency_s + l2 + tensor / 3, 1e-12);
   EXPECT_STREQ(three.limit, "L2 bandwidth");
   EXPECT_LT(three.seconds, two.seconds / 1.3);
   // Without a folded main term the stage returns as the next k-tile starts.
   const HopperPrediction one_group = predict(r, {"", 128, 128, 2, 1}, {2, 4, 2, false}, 4096, 4096, 4096);
-  EXPECT_NEAR(one_group.k_tile_s, std::max(4 * 2.0 * 128 * 128 * 64 / (690e12 / 132), r.load_latency_s + l2), 1e-12);
+  EXPECT_NEAR(one_group.k_tile_s, std::max(4 * 2.0 * 128 * 128 * 64 / (750e12 / 132), r.load_latency_s + l2), 1e-12);
 }
 
 TEST(HopperTileModel, PickPrefersFewerBytesPerFlopWhenL2Binds) {
@@ -108,6 +108,21 @@ TEST(HopperTileModel, PickWeighsRoundsWhenTensorCoresBind) {
   EXPECT_EQ(big.tiles_per_sm, 9);
   EXPECT_EQ(small.tiles_per_sm, 17);
   EXPECT_NEAR(small.seconds / big.seconds, 8.5 / 9, 0.01);
+}
+
+TEST(HopperTileModel, ClusterPairsLoadHalfOfOpBEach) {
+  const HopperResources r = h100();
+  const HopperTile single{"128x128x3", 128, 128, 3, 1}, pair{"128x128x3c2", 128, 128, 3, 1, 2};
+  const HopperPrediction one = predict(r, single, emulated_fp32, 8192, 8192, 8192);
+  const HopperPrediction two = predict(r, pair, emulated_fp32, 8192, 8192, 8192);
+  // 2 pieces x (128 + 64) rows x 128 bytes from L2: 0.93 us, under the tensor cores' 1.11 us.
+  EXPECT_STREQ(two.limit, "tensor cores");
+  EXPECT_LT(two.seconds, one.seconds);
+  const HopperTile candidates[] = {single, pair};
+  EXPECT_EQ(pick(r, candidates, emulated_fp32, 8192, 8192, 8192), 1);
+  // Three m-tiles make two pairs: the last pair's second block has no rows but takes a slot.
+  EXPECT_EQ(predict(r, pair, emulated_fp32, 384, 8192, 1024).tiles, 4 * 64);
+  EXPECT_FALSE(fits(r, {"", 128, 128, 3, 1, 4}, emulated_fp32));  // pairs at most
 }
 
 TEST(HopperTileModel, NothingFitsATinyGpu) {

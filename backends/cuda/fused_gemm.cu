@@ -55,9 +55,9 @@ bool cp_async_warpgroup_kernel_requested() {
 }
 
 FusedKernel fused_kernel_for(PolicyId policy, EmulationPath path) {
-  const bool fp16_pieces = policy != PolicyId::emulated_fp32 || path == EmulationPath::fp16_scaled;
-  if (!fp16_pieces || !tma_kernel_runs(policy)) return FusedKernel::mma_sync_sm80;
-  if (policy == PolicyId::emulated_fp32 && cp_async_warpgroup_kernel_requested() && sm90::warpgroup_kernel_usable())
+  if (!tma_kernel_runs(policy)) return FusedKernel::mma_sync_sm80;
+  if (policy == PolicyId::emulated_fp32 && path == EmulationPath::fp16_scaled && cp_async_warpgroup_kernel_requested() &&
+      sm90::warpgroup_kernel_usable())
     return FusedKernel::wgmma_cp_async_sm90;
   return FusedKernel::wgmma_tma_sm90;
 }

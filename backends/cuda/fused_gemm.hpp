@@ -44,10 +44,11 @@ void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperan
                        const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream);
 
 // Which kernel launch_fused_gemm runs for `policy` on `path` on the current
-// device. FP16 pieces on an sm_90 GPU whose binary has sm_90a code: the TMA +
-// wgmma kernel (backends/cuda/sm90/); EGEMM_SM90_KERNEL=0 forces the mma.sync
-// kernel, EGEMM_SM90_KERNEL=cp_async EmulatedFP32's cp.async wgmma kernel
-// (backends/cuda/wgmma/), for A/B timing. Everything else: mma.sync.
+// device. On an sm_90 GPU whose binary has sm_90a code: the TMA + wgmma
+// kernel (backends/cuda/sm90/), FP16 and TF32 pieces alike;
+// EGEMM_SM90_KERNEL=0 forces the mma.sync kernel, EGEMM_SM90_KERNEL=cp_async
+// EmulatedFP32's FP16 path onto the cp.async wgmma kernel (backends/cuda/wgmma/),
+// for A/B timing. Everything else: mma.sync.
 enum class FusedKernel { mma_sync_sm80, wgmma_cp_async_sm90, wgmma_tma_sm90 };
 FusedKernel fused_kernel_for(PolicyId policy, EmulationPath path);
 

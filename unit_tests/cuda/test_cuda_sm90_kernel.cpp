@@ -1,5 +1,5 @@
 // Which fused kernel runs: the sm_90a TMA + wgmma kernel on an sm_90 GPU when
-// the build holds sm_90a code (FP16 pieces only), the mma.sync kernel
+// the build holds sm_90a code (FP16 and TF32 pieces), the mma.sync kernel
 // otherwise or when EGEMM_SM90_KERNEL=0 asks for it, EmulatedFP32's cp.async
 // wgmma kernel with EGEMM_SM90_KERNEL=cp_async; all within the bound.
 #include <cuda_runtime.h>
@@ -70,11 +70,10 @@ TEST(CudaFusedKernel, WgmmaOnSm90WhereBuiltMmaSyncElsewhere) {
   const bool expect_wgmma = false;
 #endif
   EXPECT_EQ(k, expect_wgmma ? FusedKernel::wgmma_tma_sm90 : FusedKernel::mma_sync_sm80);
-  for (PolicyId p : {PolicyId::round_split4, PolicyId::truncate_split4, PolicyId::half})
+  for (PolicyId p : {PolicyId::round_split4, PolicyId::truncate_split4, PolicyId::half, PolicyId::full_range_tf32x3})
     EXPECT_EQ(cuda::fused_kernel_for(p, EmulationPath::fp16_scaled), k) << policy_name(p);
-  // TF32 pieces always run the mma.sync kernel.
-  EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::tf32_full_range), FusedKernel::mma_sync_sm80);
-  EXPECT_EQ(cuda::fused_kernel_for(PolicyId::full_range_tf32x3, EmulationPath::fp16_scaled), FusedKernel::mma_sync_sm80);
+  // TF32 pieces run the same kernel (wgmma m64n128k8.tf32 on sm_90a).
+  EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::tf32_full_range), k);
 }
 
 // EGEMM_SM90_KERNEL=0 forces the mma.sync kernel, =cp_async the other wgmma
@@ -99,20 +98,23 @@ TEST(CudaFusedKernel, SwitchForcesMmaSyncAndBothKernelsAgree) {
   }
 }
 
-// EGEMM_SM90_CLUSTER=2: blocks pair up in clusters and multicast op(B)'s
-// boxes. m = 300 gives 3 m-tiles (the last pair's second block lies past
-// op(A)); k = 1000 wraps the ring; every policy the kernel runs.
-TEST(CudaFusedKernel, ClusterPairsSharingOpBStayWithinTheBound) {
+// The policies without a tile model run cluster pairs multicasting op(B)'s
+// boxes, or single blocks with EGEMM_SM90_CLUSTER=1; both within the bound.
+// m = 300 gives 3 m-tiles (the last pair's second block lies past op(A));
+// k = 1000 wraps the ring; TF32 pieces (FullRangeTF32x3) fold over two k-tiles
+// of 32 (k is padded to 64, so every fold is whole).
+TEST(CudaFusedKernel, PairedAndSingleBlocksStayWithinTheBound) {
   EGEMM_REQUIRE_GPU();
-  const ScopedEnv pairs("EGEMM_SM90_CLUSTER", "2");
-  for (index_t m : {300, 1000}) {
-    test::check_device_gemm(EmulatedFP32{}, {'T', 'N', m, 260, 1000, 1.0f, 0.0f, 1});
+  for (const char* cluster : {"2", "1"}) {
+    SCOPED_TRACE(std::string("EGEMM_SM90_CLUSTER=") + cluster);
+    const ScopedEnv pairs("EGEMM_SM90_CLUSTER", cluster);
+    test::check_device_gemm(RoundSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
+    test::check_device_gemm(TruncateSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
+    test::check_device_gemm(Half{}, {'T', 'T', 300, 130, 700, 1.0f, 0.5f, 0});
+    test::check_device_gemm(FullRangeTF32x3{}, {'T', 'N', 300, 260, 1000, 1.0f, 0.0f, 1});
+    test::check_device_gemm(FullRangeTF32x3{}, {'N', 'T', 129, 400, 70, -0.75f, 2.0f, 0});
     if (::testing::Test::HasFailure()) return;
   }
-  test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 129, 400, 70, -0.75f, 2.0f, 0});
-  test::check_device_gemm(RoundSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
-  test::check_device_gemm(TruncateSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
-  test::check_device_gemm(Half{}, {'T', 'T', 300, 130, 700, 1.0f, 0.5f, 0});
 }
 
 bool hopper_kernel_runs_here() {
@@ -135,6 +137,7 @@ TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
     EXPECT_EQ(cuda::hopper::emulated_fp32_tile(1536, 1536, 200), i);
     test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 1536, 1536, 200, 1.0f, 0.5f, 1});
     test::check_device_gemm(EmulatedFP32{}, {'T', 'N', 129, 65, 1000, -1.0f, 0.0f, 0});
+    test::check_device_gemm(EmulatedFP32{}, {'N', 'N', 300, 200, 300, 0.5f, -1.0f, 2});  // 3 m-tiles: half a pair
     if (::testing::Test::HasFailure()) return;
   }
 }

@@ -22,14 +22,16 @@ using hopper::TmaLaunch;
 
 constexpr int cmin(int a, int b) { return a < b ? a : b; }
 
-// 128 x 128 blocks, one per SM, as many stages as fit 227 KiB: 3 with two
-// pieces, 7 with one (Half).
+// The other policies' tile: 128 x 128 blocks, one per SM, as many stages as
+// fit 227 KiB (3 with two pieces, 7 with one: Half); TF32 pieces for
+// FullRangeTF32x3.
 template <class Policy, int Cluster>
 struct DefaultTile {
   static constexpr int pieces = policy_traits<Policy>::pieces_per_operand;
+  static constexpr int element_bytes = policy_traits<Policy>::split == SplitRule::tf32 ? 4 : 2;
   static constexpr int stages =
       cmin(8, (227 * 1024 - model::hopper_smem_alignment - 16 * 8) / model::stage_bytes({"", 128, 128, 2, 1}, pieces));
-  using type = hopper::Sm90Tile<pieces, 128, 128, stages, 1, Cluster>;
+  using type = hopper::Sm90Tile<pieces, 128, 128, stages, 1, Cluster, element_bytes>;
 };
 static_assert(std::is_same_v<DefaultTile<EmulatedFP32, 1>::type, EmulatedFP32Tile<0>>,
               "EmulatedFP32's first candidate is the default tile");
@@ -53,12 +55,13 @@ bool device_runs_sm90a() {
   });
 }
 
-// EGEMM_SM90_CLUSTER=2: clusters of two blocks multicasting op(B)'s boxes.
-// Experimental: correct, but slower on the H100 with a 3-stage ring
-// (perf_tests/results/2026-11-22-h100-sm90-wgmma.md, run 3). Default: one block.
+// The other policies run in clusters of two blocks multicasting op(B)'s boxes:
+// on the H100 1.03x (RoundSplit4), 1.09x (FullRangeTF32x3) and 1.33x (Half)
+// the single block at 8192^3 (perf_tests/results/2026-11-23-h100-tile-model.md,
+// run 6). EGEMM_SM90_CLUSTER=1 runs single blocks, for A/B timing.
 int cluster_size() {
   const char* v = std::getenv("EGEMM_SM90_CLUSTER");
-  return v != nullptr && std::strcmp(v, "2") == 0 ? 2 : 1;
+  return v != nullptr && std::strcmp(v, "1") == 0 ? 1 : 2;
 }
 
 bool forced_off() {
@@ -66,18 +69,20 @@ bool forced_off() {
   return v != nullptr && std::strcmp(v, "0") == 0;
 }
 
-// Candidate `index` of emulated_fp32_tiles, by a switch over the compile-time indices.
+// Candidate `index` of emulated_fp32_tiles, by a fold over the compile-time indices.
 template <int... I>
 void launch_emulated_fp32(int index, const TmaLaunch& l, std::integer_sequence<int, I...>) {
   ((index == I ? hopper::launch_emulated_fp32_tile<I>(l) : void()), ...);
 }
 
+// EmulatedFP32: the model's tile (or EGEMM_SM90_TILE's); the others: the default tile, paired unless EGEMM_SM90_CLUSTER=1.
 template <class Policy>
 void launch(const TmaLaunch& l) {
-  if (cluster_size() == 2) return hopper::launch_tma_tile<Policy, typename DefaultTile<Policy, 2>::type>(l);
   if constexpr (std::is_same_v<Policy, EmulatedFP32>) {
     const int index = hopper::emulated_fp32_tile(l.g.m, l.g.n, l.g.k);
-    return launch_emulated_fp32(index, l, std::make_integer_sequence<int, hopper::emulated_fp32_tile_count>{});
+    launch_emulated_fp32(index, l, std::make_integer_sequence<int, hopper::emulated_fp32_tile_count>{});
+  } else if (cluster_size() == 2) {
+    hopper::launch_tma_tile<Policy, typename DefaultTile<Policy, 2>::type>(l);
   } else {
     hopper::launch_tma_tile<Policy, typename DefaultTile<Policy, 1>::type>(l);
   }
@@ -90,8 +95,8 @@ bool tma_kernel_runs(PolicyId policy) {
     case PolicyId::emulated_fp32:
     case PolicyId::round_split4:
     case PolicyId::truncate_split4:
-    case PolicyId::half: return !forced_off() && device_runs_sm90a();
-    case PolicyId::full_range_tf32x3:
+    case PolicyId::half:
+    case PolicyId::full_range_tf32x3: return !forced_off() && device_runs_sm90a();
     case PolicyId::native_fp32: break;
   }
   return false;
@@ -101,11 +106,12 @@ void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOp
                            const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream) {
   const TmaLaunch l{a, b, g, path_word, path, stream};
   switch (policy) {
-    case PolicyId::emulated_fp32: return launch<EmulatedFP32>(l);
+    case PolicyId::emulated_fp32:  // its full-range path is FullRangeTF32x3's TF32 kernel under its path word
+      return path == EmulationPath::tf32_full_range ? launch<FullRangeTF32x3>(l) : launch<EmulatedFP32>(l);
     case PolicyId::round_split4: return launch<RoundSplit4>(l);
     case PolicyId::truncate_split4: return launch<TruncateSplit4>(l);
     case PolicyId::half: return launch<Half>(l);
-    case PolicyId::full_range_tf32x3:
+    case PolicyId::full_range_tf32x3: return launch<FullRangeTF32x3>(l);
     case PolicyId::native_fp32: break;
   }
   throw invalid_argument(std::string("egemm::cuda::launch_fused_gemm_tma: no wgmma kernel for ") +

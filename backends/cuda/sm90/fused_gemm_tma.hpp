@@ -1,5 +1,6 @@
-// The Hopper (sm_90a) fused gemm: TMA + mbarrier ring + wgmma, for the FP16
-// policies (EmulatedFP32's scaled path, RoundSplit4, TruncateSplit4, Half).
+// The Hopper (sm_90a) fused gemm: TMA + mbarrier ring + wgmma, for FP16
+// pieces (EmulatedFP32's scaled path, RoundSplit4, TruncateSplit4, Half) and
+// TF32 pieces (FullRangeTF32x3, EmulatedFP32's full-range path).
 // Chosen over the mma.sync kernel where it can run (see tma_kernel_runs).
 #pragma once
 
@@ -11,10 +12,10 @@
 
 namespace egemm::cuda {
 
-// Whether the TMA + wgmma kernel can run `policy`'s FP16 pieces on the current device:
+// Whether the TMA + wgmma kernel can run `policy` on the current device:
 // compute capability 9.0, this build holds sm_90a code (the kernel's binary
 // version is 90), and EGEMM_SM90_KERNEL is not "0" (that forces the mma.sync
-// kernel, for A/B timing). False for FullRangeTF32x3 and NativeFP32.
+// kernel, for A/B timing). False for NativeFP32.
 bool tma_kernel_runs(PolicyId policy);
 
 void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,

@@ -34,20 +34,21 @@ namespace egemm::cuda::hopper {
 // resident per SM. Shared memory and registers come from the model's
 // formulas (src/egemm/model/hopper_tiles.hpp), so the model judges exactly
 // what runs.
-// Cluster 2 (opt-in, EGEMM_SM90_CLUSTER=2): two blocks on neighbouring m-tiles
-// of one n-tile share op(B)'s boxes; each loads half and multicasts it to
-// both, so L2 serves a quarter fewer bytes per block. Slower on the H100 with
-// three stages: a stage returns only when both blocks released it.
-template <int Pieces, int BM, int BN, int Stages, int BlocksPerSM = 1, int Cluster = 1>
+// Cluster 2: two blocks on neighbouring m-tiles of one n-tile share op(B)'s
+// boxes; each loads half and multicasts it to both, so L2 serves a quarter
+// fewer bytes per block (a stage returns only when both blocks released it).
+// ElementBytes: 2 for FP16 pieces (k-tiles of 64 values), 4 for TF32 (32).
+template <int Pieces, int BM, int BN, int Stages, int BlocksPerSM = 1, int Cluster = 1, int ElementBytes = 2>
 struct Sm90Tile {
-  static constexpr model::HopperTile shape{"", BM, BN, Stages, BlocksPerSM};
+  static constexpr model::HopperTile shape{"", BM, BN, Stages, BlocksPerSM, Cluster};
   static constexpr int pieces = Pieces;
   static constexpr int cluster = Cluster;
-  static constexpr int bm = BM, bn = BN, bk = model::hopper_bk;
+  static constexpr int element_bytes = ElementBytes;
+  static constexpr int bm = BM, bn = BN, bk = 128 / ElementBytes;  // k values per k-tile row of 128 bytes
   static constexpr int stages = Stages, blocks_per_sm = BlocksPerSM;
   static constexpr int consumers = model::consumers(shape);  // warpgroups; consumer c owns rows 64 c .. 64 c + 63
   static constexpr int threads = model::threads(shape);
-  static constexpr int a_box_bytes = bm * bk * 2, b_box_bytes = bn * bk * 2;  // per piece and stage
+  static constexpr int a_box_bytes = bm * 128, b_box_bytes = bn * 128;  // per piece and stage
   static constexpr int b_box_rows = bn / cluster;  // the rows of op(B) one block loads (and multicasts)
   static constexpr int stage_bytes = model::stage_bytes(shape, pieces);
   static constexpr int smem_bytes = model::smem_bytes(shape, pieces);
@@ -57,7 +58,7 @@ struct Sm90Tile {
   static_assert(bm % 64 == 0 && (bn == 64 || bn == 128), "consumers own 64 rows; wgmma shapes n64 and n128");
   static_assert(stages >= 2, "a ring needs two stages");
   static_assert(smem_bytes <= 227 * 1024 / blocks_per_sm, "the ring fits the SM's shared memory");
-  static_assert(bk * 2 == 128, "a k-tile row is one 128-byte swizzle row");
+  static_assert(ElementBytes == 2 || ElementBytes == 4, "FP16 or TF32 pieces");
   static_assert(cluster == 1 || cluster == 2, "blocks pair up along m at most");
   static_assert(b_box_rows % 8 == 0, "a multicast half starts on a 1024-byte swizzle atom");
 };
@@ -154,11 +155,13 @@ struct WarpgroupAccumulators {
   using traits = policy_traits<Policy>;
   static constexpr int count = traits::products > 1 && traits::terms[traits::products - 1].accumulator == 1 ? 2 : 1;
   static constexpr bool folds = traits::fold_main_each_k_step;
-  static constexpr int k_steps = Tile::bk / 16;  // wgmmas of k16 per k-tile and term
+  static constexpr int k_steps = 4;          // 32-byte k slices per 128-byte k-tile row: wgmmas per k-tile and term
   static constexpr int size = Tile::bn / 2;  // floats per thread of a 64 x bn accumulator
-  static_assert(!folds || wgmma_fold_k == Tile::bk, "the fold spans one k-tile");
+  // The fold spans wgmma_fold_k values of k: one FP16 k-tile, two TF32 ones.
+  static constexpr int k_tiles_per_fold = wgmma_fold_k / Tile::bk;
+  static_assert(!folds || k_tiles_per_fold * Tile::bk == wgmma_fold_k, "a fold spans whole k-tiles");
   float acc[count][size];
-  float step[folds ? size : 1];  // the folded term's sum over this k-tile
+  float step[folds ? size : 1];  // the folded term's sum since the last fold
 
   // Whether term i is the first to write its accumulator.
   static constexpr bool first_of_accumulator(int i) {
@@ -187,25 +190,27 @@ struct WarpgroupAccumulators {
   static __device__ __forceinline__ void term_k_tile(float (&d)[size], std::uint32_t a, std::uint32_t b,
                                                      int accumulate) {
     const std::uint64_t da = smem_descriptor_sw128(a), db = smem_descriptor_sw128(b);
-    wgmma_m64nNk16_f16(d, da, db, accumulate);
+    wgmma_k32_bytes<Tile::element_bytes>(d, da, db, accumulate);
 #pragma unroll
-    for (int s = 1; s < k_steps; ++s)  // k16 slice s: 32 s bytes on, 2 s in the descriptor's 16-byte units
-      wgmma_m64nNk16_f16(d, da + 2 * s, db + 2 * s, 1);
+    for (int s = 1; s < k_steps; ++s)  // slice s: 32 s bytes on, 2 s in the descriptor's 16-byte units
+      wgmma_k32_bytes<Tile::element_bytes>(d, da + 2 * s, db + 2 * s, 1);
   }
 
-  // Every term of one k-tile (a, b: this warpgroup's rows of each piece).
+  // Every term of k-tile kt (a, b: this warpgroup's rows of each piece).
   // Folded policy: the main term's wgmmas go into `step` as their own group,
   // the corrections into a second; waiting for all but the last group lets
-  // the RN add of step into the main accumulator run while the corrections
-  // still occupy the tensor core. Returns with at most one group in flight:
-  // the previous k-tile's wgmmas have all completed.
-  // first: k-tile 0, where every wgmma sum starts.
-  __device__ __forceinline__ void k_tile(const std::uint32_t (&a)[2], const std::uint32_t (&b)[2], bool first) {
+  // the RN add of step into the main accumulator (on the fold's last k-tile)
+  // run while the corrections still occupy the tensor core. Returns with at
+  // most one group in flight: the previous k-tile's wgmmas have all completed.
+  __device__ __forceinline__ void k_tile(const std::uint32_t (&a)[2], const std::uint32_t (&b)[2], int kt, int k_tiles) {
+    const bool first = kt == 0;
     fence_all();
     wgmma_fence();
     if constexpr (folds) {
       constexpr ProductTerm main_term = traits::terms[0];
-      term_k_tile(step, a[static_cast<int>(main_term.a)], b[static_cast<int>(main_term.b)], 0);
+      const bool fresh = kt % k_tiles_per_fold == 0;
+      const bool fold = (kt + 1) % k_tiles_per_fold == 0 || kt + 1 == k_tiles;
+      term_k_tile(step, a[static_cast<int>(main_term.a)], b[static_cast<int>(main_term.b)], fresh ? 0 : 1);
       wgmma_commit();
       for_each_term(
           [&](auto t) {
@@ -220,10 +225,12 @@ struct WarpgroupAccumulators {
           std::make_integer_sequence<int, traits::products>{});
       wgmma_commit();
       wgmma_wait<1>();
-      fence_registers(step);
-      fence_registers(acc[0]);
+      if (fold) {
+        fence_registers(step);
+        fence_registers(acc[0]);
 #pragma unroll
-      for (int v = 0; v < size; ++v) acc[0][v] = __fadd_rn(acc[0][v], step[v]);
+        for (int v = 0; v < size; ++v) acc[0][v] = __fadd_rn(acc[0][v], step[v]);
+      }
     } else {
       for_each_term(
           [&](auto t) {
@@ -350,7 +357,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
         a[piece] = smem_u32(ring.a(at.stage, q)) + consumer * 64 * 128;  // this warpgroup's 64 rows
         b[piece] = smem_u32(ring.b(at.stage, q));
       }
-      acc.k_tile(a, b, kt == 0);
+      acc.k_tile(a, b, kt, k_tiles);
       // k-tile kt - 1's wgmmas have completed: its stage goes back to the producer.
       if (kt > 0) release(ring, previous, thread);
       previous = at.stage;

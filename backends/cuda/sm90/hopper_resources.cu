@@ -17,7 +17,7 @@ namespace {
 // L2. The load latency is fitted to the sweep's two-stage rings (the one
 // figure the model cannot take from a measurement of its own).
 constexpr double h100_sms_x_clock = 132 * 1.98e9;
-constexpr double h100_tensor_flop_per_s = 690e12;
+constexpr double h100_tensor_flop_per_s = 750e12;
 constexpr double h100_l2_bytes_per_s = 7.0e12;
 constexpr double h100_load_latency_s = 0.12e-6;
 

@@ -41,9 +41,11 @@ void launch_tma_tile(const TmaLaunch& l) {
   const FusedGemmParams p = fused_gemm_params(l.a, l.b, l.g, l.path_word, l.path, Tile::bm, Tile::bn);
 
   // One-piece policies have no lo: their unused maps repeat hi.
-  const CUtensorMap a_hi = piece_map(l.a.piece[0], l.a, Tile::bm), b_hi = piece_map(l.b.piece[0], l.b, Tile::b_box_rows);
-  const CUtensorMap a_lo = Tile::pieces > 1 ? piece_map(l.a.piece[1], l.a, Tile::bm) : a_hi;
-  const CUtensorMap b_lo = Tile::pieces > 1 ? piece_map(l.b.piece[1], l.b, Tile::b_box_rows) : b_hi;
+  constexpr int e = Tile::element_bytes;
+  const CUtensorMap a_hi = piece_map(l.a.piece[0], l.a, Tile::bm, e);
+  const CUtensorMap b_hi = piece_map(l.b.piece[0], l.b, Tile::b_box_rows, e);
+  const CUtensorMap a_lo = Tile::pieces > 1 ? piece_map(l.a.piece[1], l.a, Tile::bm, e) : a_hi;
+  const CUtensorMap b_lo = Tile::pieces > 1 ? piece_map(l.b.piece[1], l.b, Tile::b_box_rows, e) : b_hi;
   // Persistent: clusters (pairs of m-tiles with Cluster 2) take tiles in turn.
   const long long work = static_cast<long long>((p.tiles_m + Tile::cluster - 1) / Tile::cluster) * p.tiles_n;
   const long long slots = persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work;
@@ -63,8 +65,9 @@ void launch_tma_tile(const TmaLaunch& l) {
 }
 
 // Candidate `Index` of emulated_fp32_tiles as a kernel tile.
-template <int Index, int Cluster = 1>
+template <int Index>
 using EmulatedFP32Tile = Sm90Tile<2, emulated_fp32_tiles[Index].bm, emulated_fp32_tiles[Index].bn,
-                                  emulated_fp32_tiles[Index].stages, emulated_fp32_tiles[Index].blocks_per_sm, Cluster>;
+                                  emulated_fp32_tiles[Index].stages, emulated_fp32_tiles[Index].blocks_per_sm,
+                                  emulated_fp32_tiles[Index].cluster>;
 
 }  // namespace egemm::cuda::hopper

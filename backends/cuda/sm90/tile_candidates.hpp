@@ -1,8 +1,8 @@
 // The configurations the Hopper kernel is built in, as the analytic model
 // (src/egemm/model/hopper_tiles.hpp) sees them, and the launch of one.
 // EmulatedFP32 is built in every candidate and runs the model's pick per
-// call; the other FP16 policies run the first (the 128 x 128 default) with
-// as many stages as fit.
+// call; the other policies run 128 x 128 with as many stages as fit, in
+// clusters of two (single blocks with EGEMM_SM90_CLUSTER=1).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,12 +16,13 @@ namespace egemm::cuda::hopper {
 
 // Block tiles 128 x 128 (two consumer warpgroups of m64n128), 128 x 64 (two of
 // m64n64) and 64 x 128 (one), rings of 2 to 4 stages (64, 48 and 48 KiB a
-// stage with two pieces), one block per SM or two sharing it. Larger tiles
-// do not fit EmulatedFP32's three 64 x bn sums per consumer thread.
+// stage with two pieces), one block per SM or two sharing it, and 128 x 128
+// in clusters of two sharing op(B). Larger tiles do not fit EmulatedFP32's
+// three 64 x bn sums per consumer thread.
 inline constexpr model::HopperTile emulated_fp32_tiles[] = {
-    {"128x128x3", 128, 128, 3, 1}, {"128x128x2", 128, 128, 2, 1}, {"128x64x4", 128, 64, 4, 1},
-    {"128x64x3", 128, 64, 3, 1},   {"128x64x2", 128, 64, 2, 1},   {"64x128x4", 64, 128, 4, 1},
-    {"64x128x2", 64, 128, 2, 1},   {"64x128x2/2", 64, 128, 2, 2},
+    {"128x128x3", 128, 128, 3, 1}, {"128x128x2", 128, 128, 2, 1},     {"128x64x4", 128, 64, 4, 1},
+    {"128x64x3", 128, 64, 3, 1},   {"128x64x2", 128, 64, 2, 1},       {"64x128x4", 64, 128, 4, 1},
+    {"64x128x2", 64, 128, 2, 1},   {"64x128x2/2", 64, 128, 2, 2},     {"128x128x3c2", 128, 128, 3, 1, 2},
 };
 inline constexpr int emulated_fp32_tile_count = sizeof(emulated_fp32_tiles) / sizeof(emulated_fp32_tiles[0]);
 

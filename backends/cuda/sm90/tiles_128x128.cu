@@ -5,5 +5,6 @@ namespace egemm::cuda::hopper {
 
 template void launch_emulated_fp32_tile<0>(const TmaLaunch&);
 template void launch_emulated_fp32_tile<1>(const TmaLaunch&);
+template void launch_emulated_fp32_tile<8>(const TmaLaunch&);
 
 }  // namespace egemm::cuda::hopper

@@ -1,6 +1,6 @@
 // Warpgroup MMA (sm_90a): shared-memory matrix descriptors for K-major
 // tiles in the 128-byte swizzle TMA writes, and the inline PTX of
-// wgmma.mma_async m64n128k16 and m64n64k16 (FP16 in, FP32 accumulate) with their fence,
+// wgmma.mma_async m64n128k16 / m64n64k16 (FP16) and m64n128k8 (TF32), FP32 accumulate, with their fence,
 // commit and wait. Device code only; used inside the sm_90a guard.
 #pragma once
 
@@ -77,6 +77,31 @@ __device__ __forceinline__ void wgmma_m64nNk16_f16(float (&d)[Size], std::uint64
     wgmma_m64n128k16_f16(d, desc_a, desc_b, accumulate);
   else
     wgmma_m64n64k16_f16(d, desc_a, desc_b, accumulate);
+}
+
+// d (+)= A B for a 64x128 tile of C over k = 8 with TF32 operands (32 bytes
+// of each row, as k16 of FP16: the same descriptors and offsets). TF32 wgmma
+// reads only K-major operands and takes no transpose immediates.
+__device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                     int accumulate) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+}
+
+// One 32-byte k slice of every row (k16 FP16 or k8 TF32) into a 64 x N
+// accumulator (N / 2 floats per thread).
+template <int ElementBytes, int Size>
+__device__ __forceinline__ void wgmma_k32_bytes(float (&d)[Size], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                int accumulate) {
+  static_assert(ElementBytes == 2 || (ElementBytes == 4 && Size == 64), "FP16 n64/n128, TF32 n128");
+  if constexpr (ElementBytes == 4)
+    wgmma_m64n128k8_tf32(d, desc_a, desc_b, accumulate);
+  else
+    wgmma_m64nNk16_f16(d, desc_a, desc_b, accumulate);
 }
 
 // Register count caps per warpgroup (setmaxnreg): the producer gives its

@@ -11,7 +11,8 @@
 //             holds `sums` accumulators of bn / 2 floats after setmaxnreg)
 //  k-tile   : the slowest of the tensor cores (products x 2 bm bn 64 flops at
 //             the SM's share of the measured FP16 rate), L2 -> shared memory
-//             (pieces x (bm + bn) x 128 bytes), and shared memory -> tensor
+//             (pieces x (bm + bn / cluster) x 128 bytes: a cluster pair
+//             multicasts op(B), each block loading half), and shared memory -> tensor
 //             cores (each m64nNk16 wgmma reads 2 KiB of A and 32 N bytes of B)
 //  ring     : a stage goes back to the producer once the next k-tile's
 //             first wgmma group is done (the folded main term; with one
@@ -22,8 +23,8 @@
 //             (latency + transfer + first group) / (stages - 1) per k-tile
 //  tile     : k-tiles x that + the epilogue (C written at the SM's share of
 //             DRAM bandwidth; hidden behind the other block when two share an SM)
-//  call     : the busiest SM's tiles (persistent blocks take tiles in turn)
-//             + one load latency to fill the ring
+//  call     : the busiest SM's tiles (persistent blocks take tiles in turn;
+//             pairs of m-tiles in a cluster) + one load latency to fill the ring
 // Resources come from the device's properties, rates from measurements
 // (backends/cuda/sm90/hopper_resources.cu); the sweep that checks the model
 // against every candidate is perf_tests/sm90_tiles.
@@ -64,6 +65,7 @@ struct HopperTile {
   int bm, bn;         // block tile of C: bm / 64 consumer warpgroups of 64 x bn
   int stages;         // shared-memory ring depth, k-tiles of 64
   int blocks_per_sm;  // resident blocks per SM (two share its tensor cores)
+  int cluster = 1;    // 2: blocks on neighbouring m-tiles share op(B), each loading half for both (TMA multicast)
 };
 
 inline constexpr int hopper_bk = 64;                // a k-tile: one 128-byte row of FP16
@@ -102,7 +104,8 @@ inline bool fits(const HopperResources& r, const HopperTile& t, const EmulationS
     if (why != nullptr) *why = std::move(reason);
     return false;
   };
-  if (t.bm % 64 != 0 || (t.bn != 64 && t.bn != 128) || t.stages < 2 || t.blocks_per_sm < 1)
+  if (t.bm % 64 != 0 || (t.bn != 64 && t.bn != 128) || t.stages < 2 || t.blocks_per_sm < 1 ||
+      (t.cluster != 1 && t.cluster != 2))
     return no("not a tile the kernel has");
   const int smem = smem_bytes(t, s.pieces);
   if (smem > r.smem_per_block) return no("ring of " + std::to_string(smem) + " bytes > the block limit");
@@ -127,11 +130,13 @@ inline HopperPrediction predict(const HopperResources& r, const HopperTile& t, c
   auto round_up = [](index_t x, index_t q) { return (x + q - 1) / q * q; };
   const index_t rows = round_up(m, 128), cols = round_up(n, 128), depth = round_up(k, hopper_bk);
   HopperPrediction p;
-  p.tiles = (rows / t.bm) * (cols / t.bn);
+  const index_t tiles_m = (rows / t.bm + t.cluster - 1) / t.cluster * t.cluster;  // whole pairs
+  p.tiles = tiles_m * (cols / t.bn);
   p.tiles_per_sm = (p.tiles + r.sms - 1) / r.sms;
   const double share = t.blocks_per_sm;  // blocks competing for one SM
   const double tensor = share * s.products * 2.0 * t.bm * t.bn * hopper_bk / (r.tensor_flop_per_s / r.sms);
-  const double l2 = share * s.pieces * static_cast<double>(t.bm + t.bn) * hopper_bk * 2 / (r.l2_bytes_per_s / r.sms);
+  const double l2 =
+      share * s.pieces * (t.bm + static_cast<double>(t.bn) / t.cluster) * hopper_bk * 2 / (r.l2_bytes_per_s / r.sms);
   const double wgmma_bytes = 2048.0 + 32.0 * t.bn;  // per m64nNk16: A 64 x 16, B N x 16
   const double smem = share * s.products * consumers(t) * (hopper_bk / 16) * wgmma_bytes /
                       (hopper_smem_bytes_per_clock * r.clock_hz);
