@@ -106,21 +106,14 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   const std::uint32_t* path_word = selects_path ? s.path_word : nullptr;
 
   EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
-  // Row maxima (scaling) and ranges (path choice) must be known before the
-  // split; otherwise the split records the non-finite flags itself.
-  constexpr bool needs_stats = selects_path || traits::scales_rows_and_columns;
-  if constexpr (needs_stats) {
-    launch_row_stats(g.a_rows(), s.a, s.any_nonfinite, stream);
-    launch_row_stats(g.b_cols(), s.b, s.any_nonfinite, stream);
-  }
   if constexpr (selects_path) {
-    launch_path_verdict(s.a, s.path_word, stream);
-    launch_path_verdict(s.b, s.path_word, stream);
-    launch_path_settle(s.a, s.b, s.path_word, stream);
+    launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.any_nonfinite, stream);
+  } else {
+    // Without scaling or a path to choose, the split records the non-finite flags itself.
+    static_assert(!traits::scales_rows_and_columns, "row scaling needs the stats pass");
+    launch_split(g.a_rows(), traits::split, false, s.a, nullptr, s.any_nonfinite, stream);
+    launch_split(g.b_cols(), traits::split, false, s.b, nullptr, s.any_nonfinite, stream);
   }
-  std::uint32_t* split_flags = needs_stats ? nullptr : s.any_nonfinite;
-  launch_split(g.a_rows(), traits::split, traits::scales_rows_and_columns, s.a, path_word, split_flags, stream);
-  launch_split(g.b_cols(), traits::split, traits::scales_rows_and_columns, s.b, path_word, split_flags, stream);
   if (selects_path) {
     launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::fp16_scaled, stream);
     launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::tf32_full_range, stream);

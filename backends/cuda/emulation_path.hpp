@@ -6,6 +6,8 @@
 // if its path was chosen. No host read, so the call stays asynchronous.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstdint>
 
 #include "egemm/path_selection.hpp"

@@ -53,4 +53,11 @@ void launch_path_settle(const SplitOperand& a, const SplitOperand& b, std::uint3
 void launch_split(const OperandRows& src, SplitRule rule, bool scale_rows, const SplitOperand& dst,
                   const std::uint32_t* path_word, std::uint32_t* any_nonfinite, cudaStream_t stream);
 
+// EmulatedFP32's whole split of op(A) and op(B)^T as its gemm runs it (stats
+// words, *path_word and *any_nonfinite zero on entry): both stats passes,
+// the path verdicts and their settlement, then the split by the chosen path.
+void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
+                                const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* any_nonfinite,
+                                cudaStream_t stream);
+
 }  // namespace egemm::cuda

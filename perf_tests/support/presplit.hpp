@@ -1,7 +1,7 @@
 // EmulatedFP32's split on its own, into buffers that outlive it: for timing
 // the split alone (bench_cuda_gemm) and the fused kernel alone on split
-// operands (sm90_tiles). Stats, path verdict and the split of both operands,
-// as the library runs them (backends/cuda/cuda_gemm.cu), for column-major
+// operands (sm90_tiles): the library's own split of both operands
+// (launch_emulated_fp32_split, as backends/cuda/cuda_gemm.cu runs it), for column-major
 // A (m x k) and B (k x n) without transposes.
 #pragma once
 
@@ -33,13 +33,7 @@ class PresplitOperands {
     reserve(m, n, k);
     const OperandRows ra{A, m, k, 1, m}, rb{B, n, k, k, 1};
     check(cudaMemsetAsync(words_, 0, word_count_ * 4, stream), "memset split stats");
-    cuda::launch_row_stats(ra, a, any_nonfinite_, stream);
-    cuda::launch_row_stats(rb, b, any_nonfinite_, stream);
-    cuda::launch_path_verdict(a, path_word, stream);
-    cuda::launch_path_verdict(b, path_word, stream);
-    cuda::launch_path_settle(a, b, path_word, stream);
-    cuda::launch_split(ra, SplitRule::round_scaled_lo, true, a, path_word, nullptr, stream);
-    cuda::launch_split(rb, SplitRule::round_scaled_lo, true, b, path_word, nullptr, stream);
+    cuda::launch_emulated_fp32_split(ra, rb, a, b, path_word, any_nonfinite_, stream);
   }
 
  private:

@@ -1,0 +1,250 @@
+// The split kernels' common pieces: a 32-row x 128-k panel of the operand
+// staged in shared memory (coalesced whichever dimension is contiguous), one
+// thread per (row, eighth of the panel) reading it back, the per-row range
+// statistics, the verdict each row contributes to EmulatedFP32's path
+// choice, and the piece writers (split_kernels.cu builds its passes from them).
+#pragma once
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "backends/cuda/emulation_path.hpp"
+#include "backends/cuda/split_operand.hpp"
+#include "egemm/numerics/split.hpp"
+#include "egemm/numerics/tf32.hpp"
+#include "egemm/path_selection.hpp"
+
+namespace egemm::cuda::split_panel {
+
+inline constexpr int panel_rows = 32;
+inline constexpr int panel_k = 128;
+inline constexpr int split_threads = 256;
+inline constexpr int threads_per_row = 8;
+inline constexpr int per_chunk = 4;                            // consecutive k a thread holds per 32-wide chunk
+inline constexpr int chunks = panel_k / (threads_per_row * per_chunk);  // 4
+inline constexpr int per_thread = chunks * per_chunk;          // 16 values of one row
+static_assert(panel_rows * threads_per_row == split_threads, "one thread per (row, eighth of the panel)");
+static_assert(panel_rows * panel_k == per_thread * split_threads, "every thread loads per_thread values");
+
+using Panel = float[panel_rows][panel_k + 1];  // +1: column walks are conflict-free too
+
+// Which panel entries thread t loads: its i-th is (row + i * row_step,
+// k + i * k_step). Consecutive lanes walk the operand's contiguous dimension,
+// so each warp reads 128 contiguous bytes: (t % 32, t / 32 + 8 i) when rows
+// are contiguous, (t / 128 + 2 i, t % 128) when k is.
+struct PanelWalk {
+  int row, k, row_step, k_step;
+  __device__ __forceinline__ explicit PanelWalk(const OperandRows& src) {
+    const bool rows_contiguous = src.row_stride == 1;
+    const int t = static_cast<int>(threadIdx.x);
+    row = rows_contiguous ? t % panel_rows : t / panel_k;
+    k = rows_contiguous ? t / panel_rows : t % panel_k;
+    row_step = rows_contiguous ? 0 : split_threads / panel_k;
+    k_step = rows_contiguous ? split_threads / panel_rows : 0;
+  }
+  // One pointer and one stride per thread (per-element 64-bit index
+  // arithmetic made the passes issue-bound).
+  __device__ __forceinline__ const float* first(const OperandRows& src, index_t r0, index_t p0) const {
+    return src.base + (r0 + row) * src.row_stride + (p0 + k) * src.depth_stride;
+  }
+  __device__ __forceinline__ index_t step(const OperandRows& src) const {
+    return row_step * src.row_stride + k_step * src.depth_stride;
+  }
+};
+
+// Panel (r, p) = src(r0 + r, p0 + p), 0 outside src; all loads in registers
+// before the first shared-memory store (16 in flight per thread).
+__device__ __forceinline__ void load_panel(const OperandRows& src, index_t r0, index_t p0, Panel& panel) {
+  const PanelWalk w(src);
+  const float* first = w.first(src, r0, p0);
+  const index_t step = w.step(src);
+  float v[per_thread];
+  if (r0 + panel_rows <= src.rows && p0 + panel_k <= src.depth) {  // interior: no bounds to check
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) v[i] = __ldg(first + i * step);
+  } else {
+    const index_t rows_left = src.rows - r0, depth_left = src.depth - p0;
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i)
+      v[i] = w.row + i * w.row_step < rows_left && w.k + i * w.k_step < depth_left ? __ldg(first + i * step) : 0.0f;
+  }
+#pragma unroll
+  for (int i = 0; i < per_thread; ++i) panel[w.row + i * w.row_step][w.k + i * w.k_step] = v[i];
+}
+
+// The panel column of a thread's value (chunk g, element c): lanes of a row
+// take interleaved groups of 4, so a warp's 4 rows x 8 lanes hit 32 banks.
+__device__ __forceinline__ int panel_column(int q, int g, int c) { return g * threads_per_row * per_chunk + q * per_chunk + c; }
+
+// A row's range as far as one thread (or, reduced, the row) has seen it:
+// largest finite |x| and smallest nonzero finite |x| (as ~bits, so that max()
+// finds it; |x| bits order like |x|), and whether an Inf or NaN was met.
+struct RowStats {
+  std::uint32_t max_bits = 0, min_inv = 0, nonfinite = 0;
+
+  __device__ __forceinline__ void add(float x) {
+    const std::uint32_t abs_bits = numerics::float_bits(x) & 0x7fffffffu;
+    if (!numerics::is_finite(x)) {
+      nonfinite = 1;
+    } else if (abs_bits != 0) {
+      max_bits = max(max_bits, abs_bits);
+      min_inv = max(min_inv, ~abs_bits);
+    }
+  }
+  __device__ __forceinline__ void merge(const RowStats& o) {
+    max_bits = max(max_bits, o.max_bits);
+    min_inv = max(min_inv, o.min_inv);
+    nonfinite |= o.nonfinite;
+  }
+  // Over the threads_per_row consecutive lanes that share a row.
+  __device__ __forceinline__ void reduce_over_row_lanes() {
+#pragma unroll
+    for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) {
+      max_bits = max(max_bits, __shfl_xor_sync(0xffffffffu, max_bits, lanes));
+      min_inv = max(min_inv, __shfl_xor_sync(0xffffffffu, min_inv, lanes));
+      nonfinite |= __shfl_xor_sync(0xffffffffu, nonfinite, lanes);
+    }
+  }
+  __device__ __forceinline__ RowRange range() const {
+    RowRange r;
+    r.max_abs = numerics::bits_to_float(max_bits);
+    r.min_abs_nonzero = min_inv == 0 ? 0.0f : numerics::bits_to_float(~min_inv);
+    return r;
+  }
+};
+
+// Row `row`'s part in EmulatedFP32's path choice: a row the scaled FP16
+// split cannot hold is counted (and listed, up to max_recomputed_rows); one
+// beyond TF32's range rules the TF32 path out.
+__device__ __forceinline__ void record_row_verdict(const SplitOperand& op, index_t row, RowRange range,
+                                                   std::uint32_t* path_word) {
+  if (!fits_fp16_scaled(range)) {
+    const std::uint32_t slot = atomicAdd(op.wide_count, 1u);
+    if (slot < static_cast<std::uint32_t>(max_recomputed_rows(op.rows))) op.wide_list[slot] = static_cast<std::uint32_t>(row);
+  }
+  if (!fits_tf32(range)) atomicOr(path_word, path_not_tf32);
+}
+
+// Two floats to two FP16 in one instruction (cvt.{rn,rz}.f16x2.f32, IEEE
+// rounding per element as the scalar conversion: subnormal halves, overflow
+// to Inf under RN and to 65504 under RZ); `low` lands in the low 16 bits.
+template <numerics::HalfRounding Rounding>
+__device__ __forceinline__ std::uint32_t half_pair(float low, float high) {
+  std::uint32_t d;
+  if constexpr (Rounding == numerics::HalfRounding::toward_zero)
+    asm("cvt.rz.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(high), "f"(low));
+  else
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(high), "f"(low));
+  return d;
+}
+
+__device__ __forceinline__ float half_low(std::uint32_t pair) { return __half2float(__ushort_as_half(static_cast<unsigned short>(pair))); }
+__device__ __forceinline__ float half_high(std::uint32_t pair) { return __half2float(__ushort_as_half(static_cast<unsigned short>(pair >> 16))); }
+
+// numerics::split_to_half of two finite values at once, the same bits: hi
+// by Rule's rounding, lo = RN(x - hi) (times 2^11 for round_scaled_lo), and
+// lo = 0 where hi overflowed to Inf. About 6 instructions a value where the
+// general per-value code (NaN payloads, Inf) takes ~40 and branches.
+template <SplitRule Rule>
+__device__ __forceinline__ void half_pieces_of_finite_pair(float a, float b, std::uint32_t& hi, std::uint32_t& lo) {
+  hi = half_pair<Rule == SplitRule::truncate ? numerics::HalfRounding::toward_zero : numerics::HalfRounding::nearest_even>(a, b);
+  if constexpr (Rule == SplitRule::round_hi_only) {
+    lo = 0;
+  } else {
+    const float scale = Rule == SplitRule::round_scaled_lo ? 2048.0f : 1.0f;  // exact power-of-two scaling
+    const std::uint32_t rest = half_pair<numerics::HalfRounding::nearest_even>((a - half_low(hi)) * scale, (b - half_high(hi)) * scale);
+    const std::uint32_t infinite_hi = __vcmpeq2(hi & 0x7fff7fffu, 0x7c007c00u);  // 0xffff per Inf half
+    lo = rest & ~infinite_hi;
+  }
+}
+
+// 4 consecutive values' FP16 pieces, packed in pairs.
+struct HalfQuad {
+  std::uint32_t hi[2] = {0, 0}, lo[2] = {0, 0};
+};
+
+// The general path (any NaN or Inf among the 4) out of line, so that the hot
+// loop stays small in the instruction cache; values in, pieces out by value
+// (an array or reference would put the caller's values in local memory).
+template <SplitRule Rule>
+__device__ __noinline__ HalfQuad half_pieces_general(float x0, float x1, float x2, float x3) {
+  const float x[per_chunk] = {x0, x1, x2, x3};
+  HalfQuad q;
+#pragma unroll
+  for (int c = 0; c < per_chunk; ++c) {
+    const numerics::HalfPieces pieces = numerics::split_to_half(x[c], Rule);
+    q.hi[c / 2] |= static_cast<std::uint32_t>(pieces.hi) << (16 * (c % 2));
+    q.lo[c / 2] |= static_cast<std::uint32_t>(pieces.lo) << (16 * (c % 2));
+  }
+  return q;
+}
+
+// 4 consecutive values of one row as FP16 pieces: one 8-byte store per piece.
+template <SplitRule Rule>
+__device__ __forceinline__ void write_half_pieces(const float* x, const SplitOperand& dst, index_t offset) {
+  HalfQuad q;
+  const bool finite = numerics::is_finite(x[0]) && numerics::is_finite(x[1]) && numerics::is_finite(x[2]) &&
+                      numerics::is_finite(x[3]);
+  if (finite) {
+    half_pieces_of_finite_pair<Rule>(x[0], x[1], q.hi[0], q.lo[0]);
+    half_pieces_of_finite_pair<Rule>(x[2], x[3], q.hi[1], q.lo[1]);
+  } else {
+    q = half_pieces_general<Rule>(x[0], x[1], x[2], x[3]);
+  }
+  *reinterpret_cast<uint2*>(static_cast<std::uint16_t*>(dst.piece[0]) + offset) = make_uint2(q.hi[0], q.hi[1]);
+  if constexpr (Rule != SplitRule::round_hi_only)
+    *reinterpret_cast<uint2*>(static_cast<std::uint16_t*>(dst.piece[1]) + offset) = make_uint2(q.lo[0], q.lo[1]);
+}
+
+// 4 consecutive values of one row as TF32 big/small pieces: one 16-byte store per piece.
+__device__ __forceinline__ void write_tf32_pieces(const float* x, const SplitOperand& dst, index_t offset) {
+  float big[per_chunk], small[per_chunk];
+#pragma unroll
+  for (int c = 0; c < per_chunk; ++c) {
+    const numerics::Tf32Pieces pieces = numerics::split_to_tf32(x[c]);
+    big[c] = pieces.big;
+    small[c] = pieces.small;
+  }
+  *reinterpret_cast<float4*>(static_cast<float*>(dst.piece[0]) + offset) = make_float4(big[0], big[1], big[2], big[3]);
+  *reinterpret_cast<float4*>(static_cast<float*>(dst.piece[1]) + offset) =
+      make_float4(small[0], small[1], small[2], small[3]);
+}
+
+// A thread's 16 values of panel row r, scaled by 2^-e (NaN passes unscaled,
+// payload kept, as the host's ldexpf does; CUDA's returns a canonical NaN).
+// The power of two is worked out once per row where one normal factor does
+// it (every row but those of magnitude below 2^-112), as scale_by_pow2 would.
+__device__ __forceinline__ void read_row_values(const Panel& panel, int r, int q, int e, float (&x)[per_thread]) {
+#pragma unroll
+  for (int v = 0; v < per_thread; ++v) x[v] = panel[r][panel_column(q, v / per_chunk, v % per_chunk)];
+  if (e == 0) return;
+  if (-e >= -126 && -e <= 127) {
+    const float scale = numerics::pow2_normal(-e);
+#pragma unroll
+    for (int v = 0; v < per_thread; ++v)
+      if (numerics::is_finite(x[v])) x[v] *= scale;
+  } else {
+#pragma unroll 1
+    for (int v = 0; v < per_thread; ++v)
+      if (numerics::is_finite(x[v])) x[v] = numerics::scale_by_pow2(x[v], -e);
+  }
+}
+
+// A thread's 16 values of row `row` (panel at depth p0) into dst's pieces:
+// TF32 when `tf32`, else FP16 by Rule; nothing past the padded depth (a
+// multiple of 64, not of the panel).
+template <SplitRule Rule>
+__device__ __forceinline__ void write_row_values(const float (&x)[per_thread], const SplitOperand& dst, index_t row,
+                                                 index_t p0, int q, bool tf32) {
+#pragma unroll
+  for (int g = 0; g < chunks; ++g) {
+    const index_t p = p0 + panel_column(q, g, 0);
+    if (p >= dst.depth_pad) break;
+    const index_t offset = row * dst.depth_pad + p;
+    if (tf32) write_tf32_pieces(x + g * per_chunk, dst, offset);
+    else if constexpr (Rule != SplitRule::tf32) write_half_pieces<Rule>(x + g * per_chunk, dst, offset);
+  }
+}
+
+}  // namespace egemm::cuda::split_panel
