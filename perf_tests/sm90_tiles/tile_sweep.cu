@@ -181,6 +181,12 @@ int main(int argc, char** argv) try {
               "latency us |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   print_resources("built into the library", builtin);
   print_resources("measured in this run", measured);
+  // The persistent grids as launched (whole clusters where the GPCs can place them).
+  std::printf("\nPersistent grids (blocks the GPU holds at once):");
+  for (int i = 0; i < emulated_fp32_tile_count; ++i)
+    std::printf("%s %s %d", i == 0 ? "" : ",", emulated_fp32_tiles[i].name,
+                egemm::cuda::hopper::emulated_fp32_resident_blocks(i));
+  std::printf(".\n");
 
   std::ofstream csv;
   if (!options.csv.empty()) {

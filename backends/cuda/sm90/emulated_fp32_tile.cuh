@@ -12,4 +12,9 @@ void launch_emulated_fp32_tile(const TmaLaunch& l) {
   launch_tma_tile<EmulatedFP32, EmulatedFP32Tile<Index>>(l);
 }
 
+template <int Index>
+int emulated_fp32_tile_resident_blocks() {
+  return resident_blocks<EmulatedFP32, EmulatedFP32Tile<Index>>();
+}
+
 }  // namespace egemm::cuda::hopper

@@ -75,6 +75,13 @@ void launch_emulated_fp32(int index, const TmaLaunch& l, std::integer_sequence<i
   ((index == I ? hopper::launch_emulated_fp32_tile<I>(l) : void()), ...);
 }
 
+template <int... I>
+int resident_emulated_fp32(int index, std::integer_sequence<int, I...>) {
+  int blocks = 0;
+  ((index == I ? (blocks = hopper::emulated_fp32_tile_resident_blocks<I>(), 0) : 0), ...);
+  return blocks;
+}
+
 // EmulatedFP32: the model's tile (or EGEMM_SM90_TILE's); the others: the default tile, paired unless EGEMM_SM90_CLUSTER=1.
 template <class Policy>
 void launch(const TmaLaunch& l) {
@@ -89,6 +96,12 @@ void launch(const TmaLaunch& l) {
 }
 
 }  // namespace
+
+namespace hopper {
+int emulated_fp32_resident_blocks(int index) {
+  return resident_emulated_fp32(index, std::make_integer_sequence<int, emulated_fp32_tile_count>{});
+}
+}  // namespace hopper
 
 bool tma_kernel_runs(PolicyId policy) {
   switch (policy) {

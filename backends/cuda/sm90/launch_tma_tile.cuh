@@ -20,14 +20,35 @@ constexpr auto kernel_of() {
   return tma_wgmma_gemm_kernel<Policy, Tile>;
 }
 
-// Blocks of the kernel the whole GPU holds at once (per device).
+// Blocks of the kernel the whole GPU holds at once (per device). For
+// clusters, whole clusters as the GPCs can place them: a persistent grid of
+// SMs / 2 pairs overshoots on a GPU whose GPCs cannot all be paired, and
+// the pairs that do not fit start only when others have done all their tiles.
 template <class Policy, class Tile>
 int resident_blocks() {
   static PerDevice<int> per_device;
   return per_device.get([](int device) {
     int sms = 0;
     EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms * cuda::resident_blocks_per_sm(kernel_of<Policy, Tile>(), Tile::threads, Tile::smem_bytes);
+    const int blocks = sms * cuda::resident_blocks_per_sm(kernel_of<Policy, Tile>(), Tile::threads, Tile::smem_bytes);
+    if constexpr (Tile::cluster == 1) {
+      return blocks;
+    } else {
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(static_cast<unsigned>(Tile::cluster));
+      config.blockDim = dim3(Tile::threads);
+      config.dynamicSmemBytes = Tile::smem_bytes;
+      cudaLaunchAttribute cluster{};
+      cluster.id = cudaLaunchAttributeClusterDimension;
+      cluster.val.clusterDim.x = Tile::cluster;
+      cluster.val.clusterDim.y = 1;
+      cluster.val.clusterDim.z = 1;
+      config.attrs = &cluster;
+      config.numAttrs = 1;
+      int clusters = 0;
+      EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel_of<Policy, Tile>(), &config));
+      return std::min(blocks, clusters * Tile::cluster);
+    }
   });
 }
 

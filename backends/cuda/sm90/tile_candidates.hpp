@@ -41,4 +41,12 @@ struct TmaLaunch {
 template <int Index>
 void launch_emulated_fp32_tile(const TmaLaunch& l);
 
+// Blocks of candidate `Index` the GPU holds at once: its persistent grid
+// (whole clusters, as the GPCs can place them, for a cluster tile).
+template <int Index>
+int emulated_fp32_tile_resident_blocks();
+
+// The same for a candidate chosen at run time (the tile sweep reports it).
+int emulated_fp32_resident_blocks(int index);
+
 }  // namespace egemm::cuda::hopper

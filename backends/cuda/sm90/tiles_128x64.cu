@@ -6,5 +6,8 @@ namespace egemm::cuda::hopper {
 template void launch_emulated_fp32_tile<2>(const TmaLaunch&);
 template void launch_emulated_fp32_tile<3>(const TmaLaunch&);
 template void launch_emulated_fp32_tile<4>(const TmaLaunch&);
+template int emulated_fp32_tile_resident_blocks<2>();
+template int emulated_fp32_tile_resident_blocks<3>();
+template int emulated_fp32_tile_resident_blocks<4>();
 
 }  // namespace egemm::cuda::hopper

@@ -9,14 +9,41 @@
 #include <math.h>
 
 #include "egemm/config.hpp"
+#include "egemm/numerics/pow2.hpp"
 
 namespace egemm {
 
-// Policies without a correction accumulator pass correction = 0 (main + 0 is
-// main, up to the sign of a zero).
+// main + 2^-lo_scale * correction, each step rounded as IEEE (the scaling is
+// exact unless it lands below FP32's normal range; then rounded once, as
+// ldexpf rounds). Policies without a correction accumulator pass correction
+// = 0 (main + 0 is main, up to the sign of a zero).
+EGEMM_INLINE float add_correction(float main, float correction, int lo_scale_log2) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(main, __fmul_rn(correction, numerics::pow2_normal(-lo_scale_log2)));  // no FMA contraction
+#else
+  return main + ::ldexpf(correction, -lo_scale_log2);
+#endif
+}
+
+#if defined(__CUDA_ARCH__)
+namespace detail {
+// The rare exponent outside FP32's normal powers, out of line.
+static __device__ __noinline__ float scale_out_of_line(float v, int e) { return numerics::scale_by_pow2(v, e); }
+}  // namespace detail
+#endif
+
+// The accumulated entry, the row and column scaling undone, rounded once as
+// ldexpf rounds. On the device a multiply by a normal power of two, the rare
+// exponent outside those out of line: ldexpf inline, with its branches around
+// every entry, made the epilogue issue-bound.
 EGEMM_INLINE float combine_accumulators(float main, float correction, int lo_scale_log2, int exponent) {
-  const float v = main + ::ldexpf(correction, -lo_scale_log2);
+  const float v = add_correction(main, correction, lo_scale_log2);
+#if defined(__CUDA_ARCH__)
+  return static_cast<unsigned>(exponent + 126) <= 253u ? v * numerics::pow2_normal(exponent)
+                                                        : detail::scale_out_of_line(v, exponent);
+#else
   return exponent != 0 ? ::ldexpf(v, exponent) : v;
+#endif
 }
 
 EGEMM_INLINE float apply_alpha_beta(float v, float alpha, float beta, const float* c) {

@@ -8,6 +8,7 @@
 
 #include "egemm/config.hpp"
 #include "egemm/numerics/half_bits.hpp"
+#include "egemm/numerics/pow2.hpp"
 #include "egemm/policy.hpp"
 
 namespace egemm::numerics {
@@ -38,22 +39,6 @@ EGEMM_INLINE int range_exponent(float max_abs_finite) {
   int e2 = 0;
   (void)::frexpf(max_abs_finite, &e2);  // max = f * 2^e2, f in [0.5, 1)
   return (e2 - 1) - 14;
-}
-
-// 2^e as a float, for -126 <= e <= 127 (a normal number).
-EGEMM_INLINE float pow2_normal(int e) { return bits_to_float(static_cast<std::uint32_t>(e + 127) << 23); }
-
-// x * 2^e, exact unless the result leaves FP32's normal range (then rounded
-// once, as ldexpf does).
-EGEMM_INLINE float scale_by_pow2(float x, int e) {
-#if defined(__CUDA_ARCH__)
-  // A multiply by a normal power of two rounds once, like ldexpf, in one
-  // instruction; growth past 2^127 is two exact multiplies (the split only
-  // grows a row up to 2^15, so nothing overflows on the way).
-  if (e >= -126 && e <= 127) return x * pow2_normal(e);
-  if (e > 127 && e <= 254) return x * pow2_normal(127) * pow2_normal(e - 127);
-#endif
-  return ::ldexpf(x, e);
 }
 
 }  // namespace egemm::numerics
