@@ -125,6 +125,35 @@ TEST(HopperTileModel, ClusterPairsLoadHalfOfOpBEach) {
   EXPECT_FALSE(fits(r, {"", 128, 128, 3, 1, 4}, emulated_fp32));  // pairs at most
 }
 
+TEST(HopperTileModel, PairsOnlyWhereTheGpcsPlaceThem) {
+  HopperResources r = h100();
+  const HopperTile pair{"128x128x3c2", 128, 128, 3, 1, 2};
+  const HopperPrediction all = predict(r, pair, emulated_fp32, 8192, 8192, 8192);
+  EXPECT_EQ(all.tiles_per_sm, 32);  // 2048 pairs of tiles on 66 pairs of SMs: 31.03 -> 32 rounds
+  r.cluster_pairs = 60;             // a GPU whose GPCs pair up only 120 of its SMs
+  const HopperPrediction fewer = predict(r, pair, emulated_fp32, 8192, 8192, 8192);
+  EXPECT_EQ(fewer.tiles_per_sm, 35);  // 2048 / 60 = 34.1
+  EXPECT_GT(fewer.seconds, all.seconds * 34 / 32);
+  // Single blocks ignore it.
+  EXPECT_EQ(predict(r, {"128x128x3", 128, 128, 3, 1}, emulated_fp32, 8192, 8192, 8192).tiles_per_sm, 32);
+}
+
+TEST(HopperTileModel, EpilogueCostsEachConsumerThreadsEntries) {
+  HopperResources r = h100();
+  r.epilogue_s_per_entry = 0.155e-6;
+  // One k-tile a tile: the tile is its epilogue, bn / 2 entries per consumer
+  // thread (the sweep measured 11.3 us for 128 x 128, 6.0 for 128 x 64).
+  const HopperTile wide{"128x128x3", 128, 128, 3, 1}, narrow{"128x64x3", 128, 64, 3, 1};
+  const HopperPrediction w = predict(r, wide, emulated_fp32, 8192, 8192, 64);
+  const HopperPrediction n = predict(r, narrow, emulated_fp32, 8192, 8192, 64);
+  EXPECT_NEAR(w.seconds, 32 * (w.k_tile_s + 64 * 0.155e-6) + r.load_latency_s, 1e-9);
+  EXPECT_NEAR(n.seconds, 63 * (n.k_tile_s + 32 * 0.155e-6) + r.load_latency_s, 1e-9);
+  // Two blocks on an SM write their entries side by side: half the time per tile.
+  const HopperTile shared{"64x128x2/2", 64, 128, 2, 2};
+  const HopperPrediction sh = predict(r, shared, emulated_fp32, 8192, 8192, 64);
+  EXPECT_NEAR(sh.seconds, sh.tiles_per_sm * (sh.k_tile_s / 2 + 64 * 0.155e-6 / 2) + r.load_latency_s, 1e-9);
+}
+
 TEST(HopperTileModel, NothingFitsATinyGpu) {
   HopperResources r = h100();
   r.smem_per_block = r.smem_per_sm = 48 * 1024;

@@ -14,12 +14,24 @@ namespace {
 // Measured on the H100 SXM (132 SMs, 1980 MHz) by perf_tests/sm90_tiles
 // (perf_tests/results/2026-11-23-h100-tile-model.md): cuBLAS HGEMM (FP16 in,
 // FP32 accumulate) at 8192^3 on random data, a read of a buffer that stays in
-// L2. The load latency is fitted to the sweep's two-stage rings (the one
-// figure the model cannot take from a measurement of its own).
-constexpr double h100_sms_x_clock = 132 * 1.98e9;
+// L2. The load latency is fitted to the sweep's two-stage rings, the
+// epilogue's cost per entry to its one-k-tile shape (8192 x 8192 x 64, where
+// a tile is its epilogue: 11.3 us for 128 x 128, 6.0 for 128 x 64, 9.7 for
+// 64 x 128, i.e. ~0.155 us per entry of a consumer thread, 2026-11-23).
+constexpr double h100_clock_hz = 1.98e9;
+constexpr double h100_sms_x_clock = 132 * h100_clock_hz;
 constexpr double h100_tensor_flop_per_s = 750e12;
 constexpr double h100_l2_bytes_per_s = 7.0e12;
 constexpr double h100_load_latency_s = 0.12e-6;
+constexpr double h100_epilogue_s_per_entry = 0.155e-6;
+
+// The clusters of two the GPU places at once, from the occupancy of the
+// candidate that pairs (0 if none does).
+int cluster_pairs() {
+  for (int i = 0; i < emulated_fp32_tile_count; ++i)
+    if (emulated_fp32_tiles[i].cluster == 2) return emulated_fp32_resident_blocks(i) / 2;
+  return 0;
+}
 
 int attribute(cudaDeviceAttr which, int device) {
   int v = 0;
@@ -40,6 +52,8 @@ model::HopperResources query(int device) {
   r.dram_bytes_per_s =
       2e3 * attribute(cudaDevAttrMemoryClockRate, device) * attribute(cudaDevAttrGlobalMemoryBusWidth, device) / 8.0;
   r.load_latency_s = h100_load_latency_s;
+  r.epilogue_s_per_entry = h100_epilogue_s_per_entry * h100_clock_hz / r.clock_hz;
+  r.cluster_pairs = cluster_pairs();
   return r;
 }
 

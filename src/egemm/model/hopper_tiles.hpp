@@ -21,10 +21,13 @@
 //             while stages - 1 k-tiles of work (counted from that group's
 //             start) remain: a shallow ring paces the loop at
 //             (latency + transfer + first group) / (stages - 1) per k-tile
-//  tile     : k-tiles x that + the epilogue (C written at the SM's share of
-//             DRAM bandwidth; hidden behind the other block when two share an SM)
+//  tile     : k-tiles x that + the epilogue: each consumer thread unscales
+//             and writes its bn / 2 entries at a measured cost per entry
+//             (no faster than C at the SM's share of DRAM bandwidth); two
+//             blocks sharing an SM run their epilogues side by side
 //  call     : the busiest SM's tiles (persistent blocks take tiles in turn;
-//             pairs of m-tiles in a cluster) + one load latency to fill the ring
+//             pairs of m-tiles in a cluster, as many pairs as the GPU's GPCs
+//             place at once) + one load latency to fill the ring
 // Resources come from the device's properties, rates from measurements
 // (backends/cuda/sm90/hopper_resources.cu); the sweep that checks the model
 // against every candidate is perf_tests/sm90_tiles.
@@ -49,6 +52,8 @@ struct HopperResources {
   double l2_bytes_per_s = 0;     // L2 -> shared memory, whole GPU (measured)
   double dram_bytes_per_s = 0;
   double load_latency_s = 0;     // a TMA load's fixed latency, before its bytes stream in
+  double epilogue_s_per_entry = 0;  // one consumer thread's cost per accumulator entry it writes (measured)
+  int cluster_pairs = 0;            // clusters of two blocks the GPU holds at once (0: sms / 2)
 };
 
 // The policy's shape as the kernel sees it.
@@ -132,7 +137,13 @@ inline HopperPrediction predict(const HopperResources& r, const HopperTile& t, c
   HopperPrediction p;
   const index_t tiles_m = (rows / t.bm + t.cluster - 1) / t.cluster * t.cluster;  // whole pairs
   p.tiles = tiles_m * (cols / t.bn);
-  p.tiles_per_sm = (p.tiles + r.sms - 1) / r.sms;
+  if (t.cluster == 1) {
+    p.tiles_per_sm = (p.tiles + r.sms - 1) / r.sms;
+  } else {  // pairs of tiles on the pairs of SMs the GPCs can form
+    const index_t slots = r.cluster_pairs > 0 ? std::min(r.cluster_pairs, r.sms / 2) : r.sms / 2;
+    const index_t pair_tiles = p.tiles / 2;
+    p.tiles_per_sm = (pair_tiles + slots - 1) / slots;
+  }
   const double share = t.blocks_per_sm;  // blocks competing for one SM
   const double tensor = share * s.products * 2.0 * t.bm * t.bn * hopper_bk / (r.tensor_flop_per_s / r.sms);
   const double l2 =
@@ -150,7 +161,8 @@ inline HopperPrediction predict(const HopperResources& r, const HopperTile& t, c
   // Per tile at the SM's full rate: blocks sharing an SM each take `share`
   // times as long but finish `share` tiles together.
   const double k_tiles = static_cast<double>(depth / hopper_bk);
-  const double epilogue = t.blocks_per_sm > 1 ? 0.0 : 4.0 * t.bm * t.bn / (r.dram_bytes_per_s / r.sms);
+  const double c_write = 4.0 * t.bm * t.bn / (r.dram_bytes_per_s / r.sms);
+  const double epilogue = std::max(c_write, t.bn / 2 * r.epilogue_s_per_entry) / share;
   const double tile = k_tiles * p.k_tile_s / share + epilogue;
   p.seconds = static_cast<double>(p.tiles_per_sm) * tile + r.load_latency_s;
   return p;
