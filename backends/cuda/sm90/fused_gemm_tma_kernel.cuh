@@ -291,6 +291,23 @@ __device__ __forceinline__ void write_tile(const WarpgroupAccumulators<Policy, T
     }
 }
 
+// Brings the tile's row and column flags and exponents into L1 while the
+// tile's k-loop runs, so that the epilogue's loads hit L1 instead of waiting
+// on L2 one after another. Every thread prefetches (clamped indices, no
+// branch): the warps stay converged for the wgmmas that follow.
+template <class Policy, class Tile>
+__device__ __forceinline__ void prefetch_epilogue_data(const FusedGemmParams& p, index_t row0, index_t col0,
+                                                       int thread) {
+  using traits = policy_traits<Policy>;
+  const index_t col = min(col0 + thread % Tile::bn, p.n - 1), row = min(row0 + thread % 64, p.m - 1);
+  prefetch_l1(p.b_nonfinite + col);
+  prefetch_l1(p.a_nonfinite + row);
+  if constexpr (traits::scales_rows_and_columns) {
+    prefetch_l1(p.b_exponent + col);
+    prefetch_l1(p.a_exponent + row);
+  }
+}
+
 template <class Policy, class Tile>
 __device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Tile>& acc, const FusedGemmParams& p,
                                          index_t row0, index_t col0, int thread) {
@@ -377,6 +394,10 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   RingCursor at;
   for (int t = schedule.first; t < schedule.count; t += schedule.stride) {
     acc.zero_main();
+    const TileCoord tile = schedule[t];
+    const index_t row0 = static_cast<index_t>(tile.m) * Tile::bm + consumer * 64;
+    const index_t col0 = static_cast<index_t>(tile.n) * Tile::bn;
+    prefetch_epilogue_data<Policy, Tile>(p, row0, col0, thread);
     int previous = 0;
     for (int kt = 0; kt < k_tiles; ++kt) {
       mbarrier_wait(ring.full(at.stage), at.phase);
@@ -396,9 +417,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     wgmma_wait<0>();
     acc.fence_all();
     release(ring, previous, thread);  // the producer may load the next tile's k-tiles meanwhile
-    const TileCoord tile = schedule[t];
-    epilogue<Policy, Tile>(acc, p, static_cast<index_t>(tile.m) * Tile::bm + consumer * 64,
-                           static_cast<index_t>(tile.n) * Tile::bn, thread);
+    epilogue<Policy, Tile>(acc, p, row0, col0, thread);
   }
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
 #endif
