@@ -20,6 +20,25 @@ constexpr auto kernel_of() {
   return tma_wgmma_gemm_kernel<Policy, Tile>;
 }
 
+// A launch of `blocks` blocks of the tile, in clusters of Tile::cluster
+// (`cluster` holds the attribute the config points to).
+template <class Tile>
+cudaLaunchConfig_t tile_launch_config(long long blocks, cudaStream_t stream, cudaLaunchAttribute& cluster) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(Tile::threads);
+  config.dynamicSmemBytes = Tile::smem_bytes;
+  config.stream = stream;
+  cluster = cudaLaunchAttribute{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = Tile::cluster;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  return config;
+}
+
 // Blocks of the kernel the whole GPU holds at once (per device). For
 // clusters, whole clusters as the GPCs can place them: a persistent grid of
 // SMs / 2 pairs overshoots on a GPU whose GPCs cannot all be paired, and
@@ -34,17 +53,8 @@ int resident_blocks() {
     if constexpr (Tile::cluster == 1) {
       return blocks;
     } else {
-      cudaLaunchConfig_t config{};
-      config.gridDim = dim3(static_cast<unsigned>(Tile::cluster));
-      config.blockDim = dim3(Tile::threads);
-      config.dynamicSmemBytes = Tile::smem_bytes;
-      cudaLaunchAttribute cluster{};
-      cluster.id = cudaLaunchAttributeClusterDimension;
-      cluster.val.clusterDim.x = Tile::cluster;
-      cluster.val.clusterDim.y = 1;
-      cluster.val.clusterDim.z = 1;
-      config.attrs = &cluster;
-      config.numAttrs = 1;
+      cudaLaunchAttribute cluster;
+      const cudaLaunchConfig_t config = tile_launch_config<Tile>(Tile::cluster, nullptr, cluster);
       int clusters = 0;
       EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel_of<Policy, Tile>(), &config));
       return std::min(blocks, clusters * Tile::cluster);
@@ -70,18 +80,8 @@ void launch_tma_tile(const TmaLaunch& l) {
   // Persistent: clusters (pairs of m-tiles with Cluster 2) take tiles in turn.
   const long long work = static_cast<long long>((p.tiles_m + Tile::cluster - 1) / Tile::cluster) * p.tiles_n;
   const long long slots = persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(std::min(work, slots) * Tile::cluster));
-  config.blockDim = dim3(Tile::threads);
-  config.dynamicSmemBytes = Tile::smem_bytes;
-  config.stream = l.stream;
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = Tile::cluster;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
+  cudaLaunchAttribute cluster;
+  const cudaLaunchConfig_t config = tile_launch_config<Tile>(std::min(work, slots) * Tile::cluster, l.stream, cluster);
   EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p));
 }
 
