@@ -264,31 +264,47 @@ struct EpilogueRows {
 // branch keeps the compiler from issuing the loads early; beta's test is
 // outside. (Per-entry loads behind branches, and ldexpf inline, made the
 // epilogue ~17 us a tile, ~47 instructions an entry.)
+// The columns' flags and exponents are loaded a batch of n8 blocks at a
+// time, all of a batch's loads before any of its stores, so that a batch
+// waits for one load latency instead of one per column.
 template <bool ReadsC, class Policy, class Tile>
 __device__ __forceinline__ void write_tile(const WarpgroupAccumulators<Policy, Tile>& acc, const FusedGemmParams& p,
                                            const EpilogueRows& rows, index_t col0, int lane) {
   using traits = policy_traits<Policy>;
   constexpr int count = WarpgroupAccumulators<Policy, Tile>::count;
+  constexpr int batch = 4;  // n8 blocks: 8 columns, 16 loads in flight
+  static_assert(Tile::bn / 8 % batch == 0, "whole batches");
 #pragma unroll
-  for (int j = 0; j < Tile::bn / 8; ++j)
+  for (int j0 = 0; j0 < Tile::bn / 8; j0 += batch) {
+    bool col_written[batch][2];
+    int col_exponent[batch][2];
+    index_t at[batch][2];
 #pragma unroll
-    for (int w = 0; w < 2; ++w) {
-      const index_t col = col0 + j * 8 + (lane % 4) * 2 + w;
-      const bool inside = col < p.n;
-      const index_t at = inside ? col : 0;
-      const bool col_written = inside && __ldg(p.b_nonfinite + at) == 0;
-      const int col_exponent = traits::scales_rows_and_columns ? __ldg(p.b_exponent + at) : 0;
-      float* c_col = p.c + at * p.ldc;
+    for (int b = 0; b < batch; ++b)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int r = 4 * j + 2 * h + w;
-        const float correction = count > 1 ? acc.acc[count - 1][r] : 0.0f;
-        const float v =
-            combine_accumulators(acc.acc[0][r], correction, traits::lo_scale_log2, rows.exponent[h] + col_exponent);
-        float* c = c_col + rows.row[h];
-        if (col_written && rows.written[h]) *c = ReadsC ? ::fmaf(p.alpha, v, p.beta * *c) : p.alpha * v;  // apply_alpha_beta
+      for (int w = 0; w < 2; ++w) {
+        const index_t col = col0 + (j0 + b) * 8 + (lane % 4) * 2 + w;
+        const bool inside = col < p.n;
+        at[b][w] = inside ? col : 0;
+        col_written[b][w] = inside & (__ldg(p.b_nonfinite + at[b][w]) == 0);  // no short circuit: no branch
+        col_exponent[b][w] = traits::scales_rows_and_columns ? __ldg(p.b_exponent + at[b][w]) : 0;
       }
-    }
+#pragma unroll
+    for (int b = 0; b < batch; ++b)
+#pragma unroll
+      for (int w = 0; w < 2; ++w) {
+        float* c_col = p.c + at[b][w] * p.ldc;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = 4 * (j0 + b) + 2 * h + w;
+          const float correction = count > 1 ? acc.acc[count - 1][r] : 0.0f;
+          const float v = combine_accumulators(acc.acc[0][r], correction, traits::lo_scale_log2,
+                                               rows.exponent[h] + col_exponent[b][w]);
+          float* c = c_col + rows.row[h];
+          if (col_written[b][w] && rows.written[h]) *c = ReadsC ? ::fmaf(p.alpha, v, p.beta * *c) : p.alpha * v;  // apply_alpha_beta
+        }
+      }
+  }
 }
 
 // Brings the tile's row and column flags and exponents into L1 while the
