@@ -272,28 +272,28 @@ __device__ __forceinline__ void write_tile(const WarpgroupAccumulators<Policy, T
                                            const EpilogueRows& rows, index_t col0, int lane) {
   using traits = policy_traits<Policy>;
   constexpr int count = WarpgroupAccumulators<Policy, Tile>::count;
-  constexpr int batch = 4;  // n8 blocks: 8 columns, 16 loads in flight
+  constexpr int batch = 4;  // n8 blocks: 8 columns, 16 loads in flight (8 spilled in one instance)
   static_assert(Tile::bn / 8 % batch == 0, "whole batches");
 #pragma unroll
   for (int j0 = 0; j0 < Tile::bn / 8; j0 += batch) {
     bool col_written[batch][2];
     int col_exponent[batch][2];
-    index_t at[batch][2];
 #pragma unroll
     for (int b = 0; b < batch; ++b)
 #pragma unroll
       for (int w = 0; w < 2; ++w) {
         const index_t col = col0 + (j0 + b) * 8 + (lane % 4) * 2 + w;
         const bool inside = col < p.n;
-        at[b][w] = inside ? col : 0;
-        col_written[b][w] = inside & (__ldg(p.b_nonfinite + at[b][w]) == 0);  // no short circuit: no branch
-        col_exponent[b][w] = traits::scales_rows_and_columns ? __ldg(p.b_exponent + at[b][w]) : 0;
+        const index_t at = inside ? col : 0;
+        col_written[b][w] = inside & (__ldg(p.b_nonfinite + at) == 0);  // no short circuit: no branch
+        col_exponent[b][w] = traits::scales_rows_and_columns ? __ldg(p.b_exponent + at) : 0;
       }
 #pragma unroll
     for (int b = 0; b < batch; ++b)
 #pragma unroll
       for (int w = 0; w < 2; ++w) {
-        float* c_col = p.c + at[b][w] * p.ldc;
+        const index_t col = col0 + (j0 + b) * 8 + (lane % 4) * 2 + w;
+        float* c_col = p.c + (col < p.n ? col : 0) * p.ldc;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int r = 4 * (j0 + b) + 2 * h + w;
