@@ -259,20 +259,18 @@ struct EpilogueRows {
   int exponent[2];
 };
 
-// One walk over the thread's entries: every column's flag and exponent
-// loaded (a clamped index past n) and the stores predicated, so that no
-// branch keeps the compiler from issuing the loads early; beta's test is
-// outside. (Per-entry loads behind branches, and ldexpf inline, made the
-// epilogue ~17 us a tile, ~47 instructions an entry.)
-// The columns' flags and exponents are loaded a batch of n8 blocks at a
-// time, all of a batch's loads before any of its stores, so that a batch
-// waits for one load latency instead of one per column.
+// One walk over the thread's entries, beta's test outside it. The columns'
+// flags and exponents are loaded a batch of n8 blocks at a time (clamped
+// indices past n, no branch), all of a batch's loads before any of its
+// predicated stores, so that a batch waits for one load latency instead of
+// one per column. (Per-entry loads behind branches, and ldexpf inline, made
+// the epilogue ~17 us a tile at ~47 instructions an entry.)
 template <bool ReadsC, class Policy, class Tile>
 __device__ __forceinline__ void write_tile(const WarpgroupAccumulators<Policy, Tile>& acc, const FusedGemmParams& p,
                                            const EpilogueRows& rows, index_t col0, int lane) {
   using traits = policy_traits<Policy>;
   constexpr int count = WarpgroupAccumulators<Policy, Tile>::count;
-  constexpr int batch = 4;  // n8 blocks: 8 columns, 16 loads in flight (8 spilled in one instance)
+  constexpr int batch = 4;  // n8 blocks: 8 columns, 16 loads in flight (a batch of 8 spilled in one instance)
   static_assert(Tile::bn / 8 % batch == 0, "whole batches");
 #pragma unroll
   for (int j0 = 0; j0 < Tile::bn / 8; j0 += batch) {
@@ -301,7 +299,7 @@ __device__ __forceinline__ void write_tile(const WarpgroupAccumulators<Policy, T
           const float v = combine_accumulators(acc.acc[0][r], correction, traits::lo_scale_log2,
                                                rows.exponent[h] + col_exponent[b][w]);
           float* c = c_col + rows.row[h];
-          if (col_written[b][w] && rows.written[h]) *c = ReadsC ? ::fmaf(p.alpha, v, p.beta * *c) : p.alpha * v;  // apply_alpha_beta
+          if (col_written[b][w] && rows.written[h]) *c = alpha_beta<ReadsC>(v, p.alpha, p.beta, c);
         }
       }
   }

@@ -32,12 +32,12 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* smem, const CUtensor
       : "memory");
 }
 
-// Fetches the descriptor into the TMA unit's cache before the first load needs it.
 // A hint: the line holding p into L1 (no register; p must be a valid global address).
 __device__ __forceinline__ void prefetch_l1(const void* p) {
   asm volatile("prefetch.global.L1 [%0];\n" ::"l"(__cvta_generic_to_global(p)));
 }
 
+// Fetches the descriptor into the TMA unit's cache before the first load needs it.
 __device__ __forceinline__ void tma_prefetch_descriptor(const CUtensorMap* map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
 }

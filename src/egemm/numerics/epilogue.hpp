@@ -48,8 +48,16 @@ EGEMM_INLINE float combine_accumulators(float main, float correction, int lo_sca
 #endif
 }
 
+// alpha v, plus beta C when ReadsC: apply_alpha_beta with beta's test made
+// once by the caller (the device epilogue hoists it out of its loops).
+template <bool ReadsC>
+EGEMM_INLINE float alpha_beta(float v, float alpha, float beta, const float* c) {
+  if constexpr (ReadsC) return ::fmaf(alpha, v, beta * *c);
+  return alpha * v;
+}
+
 EGEMM_INLINE float apply_alpha_beta(float v, float alpha, float beta, const float* c) {
-  return beta == 0.0f ? alpha * v : ::fmaf(alpha, v, beta * *c);
+  return beta == 0.0f ? alpha_beta<false>(v, alpha, beta, c) : alpha_beta<true>(v, alpha, beta, c);
 }
 
 }  // namespace egemm
