@@ -154,6 +154,35 @@ TEST(HopperTileModel, EpilogueCostsEachConsumerThreadsEntries) {
   EXPECT_NEAR(sh.seconds, sh.tiles_per_sm * (sh.k_tile_s / 2 + 64 * 0.095e-6 / 2) + r.load_latency_s, 1e-9);
 }
 
+TEST(HopperTileModel, TheLastPartialRoundSplitsByKWhereThatIsFaster) {
+  HopperResources r = h100();
+  r.cluster_pairs = 66;
+  r.epilogue_s_per_entry = 0.095e-6;
+  r.launch_gap_s = 3e-6;
+  r.capped_clock_ratio = 0.79;
+  const HopperTile pair{"128x128x3c2", 128, 128, 3, 1, 2};
+  // 8192^3: 2048 pair tiles on 66 pairs, 31 whole rounds and 2 tiles over. The
+  // two alone run at the free clock (0.79 of a round); split, their 256
+  // k-tiles go 4 to a slot.
+  const HopperPrediction whole = predict(r, pair, emulated_fp32, 8192, 8192, 8192);
+  const HopperPrediction split = predict(r, pair, emulated_fp32, 8192, 8192, 8192, Tail::split_when_faster);
+  const double tile = 128 * whole.k_tile_s + 64 * 0.095e-6;
+  EXPECT_FALSE(whole.splits_tail);
+  EXPECT_NEAR(whole.seconds, 31.79 * tile + r.load_latency_s, 1e-9);
+  ASSERT_TRUE(split.splits_tail);
+  const double partials = (2 + 66) * 2 * 128 * 128 * 2 * 4.0;  // two sums per slot's share, written and read
+  EXPECT_NEAR(split.seconds, 31 * tile + 4 * whole.k_tile_s + 2 * partials / 7.0e12 + 3e-6 + r.load_latency_s, 1e-9);
+  // 4096^3: 512 pair tiles, 7 rounds and 50 tiles over: 76% of the slots busy,
+  // near the cap already; the split would save little and pay the fixup.
+  EXPECT_FALSE(predict(r, pair, emulated_fp32, 4096, 4096, 4096, Tail::split_when_faster).splits_tail);
+  // 132 m-tiles of one n-tile: 66 pair tiles, one whole round; nothing to split.
+  const HopperPrediction even = predict(r, pair, emulated_fp32, 132 * 128, 128, 8192, Tail::split_when_faster);
+  EXPECT_FALSE(even.splits_tail);
+  EXPECT_EQ(even.seconds, predict(r, pair, emulated_fp32, 132 * 128, 128, 8192).seconds);
+  // One k-tile: a split would only add the fixup.
+  EXPECT_FALSE(predict(r, pair, emulated_fp32, 8192, 8192, 64, Tail::split_when_faster).splits_tail);
+}
+
 TEST(HopperTileModel, NothingFitsATinyGpu) {
   HopperResources r = h100();
   r.smem_per_block = r.smem_per_sm = 48 * 1024;

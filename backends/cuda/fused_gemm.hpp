@@ -25,6 +25,7 @@ struct FusedGemmParams {
   const std::uint32_t* path_word;  // EmulatedFP32: run only if the device chose `path`; null: always run
   EmulationPath path;
   int tiles_m, tiles_n;  // block tiles of C; the grid is 1-D, in grouped order (see tile_order)
+  int raster_group;      // m-tiles (pairs of them in clusters) per group of tile_order
   index_t m, n;
   float alpha, beta;
   float* c;

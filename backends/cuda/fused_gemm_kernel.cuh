@@ -195,8 +195,7 @@ __device__ __forceinline__ void epilogue(const WarpAccumulators<Policy, Format, 
 struct TileCoord {
   int m, n;
 };
-__device__ __forceinline__ TileCoord tile_order(int block, int tiles_m, int tiles_n) {
-  constexpr int group = 8;
+__device__ __forceinline__ TileCoord tile_order(int block, int tiles_m, int tiles_n, int group = 8) {
   const int per_group = group * tiles_n;
   const int first_m = (block / per_group) * group;
   const int rows = min(tiles_m - first_m, group);

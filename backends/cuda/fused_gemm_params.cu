@@ -31,6 +31,7 @@ FusedGemmParams fused_gemm_params(const SplitOperand& a, const SplitOperand& b, 
                       " need more blocks than one grid holds");
   p.tiles_m = static_cast<int>(tiles_m);
   p.tiles_n = static_cast<int>(tiles_n);
+  p.raster_group = 8;
   return p;
 }
 

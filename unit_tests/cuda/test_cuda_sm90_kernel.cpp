@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
@@ -130,15 +131,46 @@ TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
   std::printf("the model picks %s at 4096^3 and %s at 8192^3 on this GPU\n",
               cuda::hopper::emulated_fp32_tiles[cuda::hopper::emulated_fp32_tile(4096, 4096, 4096)].name,
               cuda::hopper::emulated_fp32_tiles[cuda::hopper::emulated_fp32_tile(8192, 8192, 8192)].name);
-  for (int i = 0; i < cuda::hopper::emulated_fp32_tile_count; ++i) {
-    const char* name = cuda::hopper::emulated_fp32_tiles[i].name;
-    SCOPED_TRACE(name);
-    const ScopedEnv forced("EGEMM_SM90_TILE", name);
-    EXPECT_EQ(cuda::hopper::emulated_fp32_tile(1536, 1536, 200), i);
-    test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 1536, 1536, 200, 1.0f, 0.5f, 1});
-    test::check_device_gemm(EmulatedFP32{}, {'T', 'N', 129, 65, 1000, -1.0f, 0.0f, 0});
-    test::check_device_gemm(EmulatedFP32{}, {'N', 'N', 300, 200, 300, 0.5f, -1.0f, 2});  // 3 m-tiles: half a pair
-    if (::testing::Test::HasFailure()) return;
+  for (int i = 0; i < cuda::hopper::emulated_fp32_tile_count; ++i)
+    for (const char* stream_k : {"0", "1"}) {
+      const char* name = cuda::hopper::emulated_fp32_tiles[i].name;
+      SCOPED_TRACE(std::string(name) + ", EGEMM_SM90_STREAM_K=" + stream_k);
+      const ScopedEnv forced("EGEMM_SM90_TILE", name), tail("EGEMM_SM90_STREAM_K", stream_k);
+      EXPECT_EQ(cuda::hopper::emulated_fp32_tile(1536, 1536, 200), i);
+      test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 1536, 1536, 200, 1.0f, 0.5f, 1});
+      test::check_device_gemm(EmulatedFP32{}, {'T', 'N', 129, 65, 1000, -1.0f, 0.0f, 0});     // one tile, 16 k-tiles
+      test::check_device_gemm(EmulatedFP32{}, {'N', 'N', 300, 200, 300, 0.5f, -1.0f, 2});  // 3 m-tiles: half a pair
+      if (::testing::Test::HasFailure()) return;
+    }
+}
+
+// The stream-K tail (EGEMM_SM90_STREAM_K=1 forces it wherever a round is
+// partial): whole rounds plus a split rest (2300^2: 324 tiles, 162 pair tiles),
+// fewer tiles than slots (all split, several slots per tile), every policy's
+// kernel; within the bound, and the same bits on a second run (the fixup adds
+// the slots' sums in a fixed order).
+TEST(CudaFusedKernel, StreamKTailStaysWithinTheBoundAndRepeatsBitForBit) {
+  EGEMM_REQUIRE_GPU();
+  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
+  const ScopedEnv tail("EGEMM_SM90_STREAM_K", "1");
+  test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 2300, 2300, 1100, 1.0f, 0.5f, 1});
+  test::check_device_gemm(EmulatedFP32{}, {'T', 'T', 1000, 700, 3000, -0.5f, 0.0f, 0});
+  test::check_device_gemm(RoundSplit4{}, {'N', 'N', 2300, 1300, 700, 1.0f, 1.0f, 0});
+  test::check_device_gemm(Half{}, {'N', 'N', 700, 1300, 2000, 1.0f, 0.0f, 0});
+  test::check_device_gemm(FullRangeTF32x3{}, {'T', 'N', 1000, 700, 1500, 1.0f, 0.0f, 1});
+
+  const int m = 2300, n = 1900, k = 900;
+  const test::DeviceBuffer<float> da(test::random_matrix(m, k, test::fresh_seed()).data),
+      db(test::random_matrix(k, n, test::fresh_seed()).data);
+  std::vector<float> first;
+  for (int run = 0; run < 2; ++run) {
+    const test::DeviceBuffer<float> dc(std::vector<float>(std::size_t{m} * n, -7.0f));
+    gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, da.get(), m, db.get(), k, 0.0f, dc.get(), m, cudaStream_t{});
+    test::cuda_ok(cudaDeviceSynchronize(), "sync");
+    if (run == 0)
+      first = dc.download();
+    else
+      EXPECT_TRUE(dc.download() == first) << "the stream-K tail's sums changed from one run to the next";
   }
 }
 

@@ -5,6 +5,9 @@
 //   WarpgroupAccumulators: a consumer warpgroup's 64 x bn part of C, every product
 //                         term as wgmmas from shared memory, the per-k-tile fold
 //   epilogue            : combine accumulators, undo the scaling, alpha/beta
+//   stream-K tail       : the last partial wave's tiles spread by k over every
+//                         slot, partial sums to global memory, added by
+//                         stream_k_fixup_kernel (egemm/model/stream_k_tail.hpp)
 // The same policy traits as the mma.sync kernel (fused_gemm_kernel.cuh) decide
 // pieces, terms, accumulators and the fold; FP16 pieces only.
 #pragma once
@@ -22,6 +25,7 @@
 #include "backends/cuda/sm90/tma.hpp"
 #include "backends/cuda/sm90/wgmma.hpp"
 #include "egemm/model/hopper_tiles.hpp"
+#include "egemm/model/stream_k_tail.hpp"
 #include "egemm/numerics/epilogue.hpp"
 #include "egemm/policy.hpp"
 
@@ -76,23 +80,56 @@ struct RingCursor {
   }
 };
 
-// Persistent scheduling: block (or cluster) b takes tiles b, b + grid, b +
-// 2 grid, ... of the grouped order; a cluster takes pairs of m-tiles.
+// Persistent scheduling: slot (block, or cluster) b takes tiles b, b + slots,
+// b + 2 slots, ... of the grouped order up to tail.whole, then its share of
+// the rest's k-tiles (stream-K); a cluster takes pairs of m-tiles.
 template <class Tile>
 struct TileSchedule {
-  int first, stride, count, pairs_m, tiles_n, rank;
-  __device__ __forceinline__ TileSchedule(const FusedGemmParams& p, int cluster_rank)
-      : first(static_cast<int>(blockIdx.x) / Tile::cluster),
-        stride(static_cast<int>(gridDim.x) / Tile::cluster),
-        count(((p.tiles_m + Tile::cluster - 1) / Tile::cluster) * p.tiles_n),
+  int slot, slots, pairs_m, tiles_n, group, rank;
+  model::StreamKTail tail;
+  __device__ __forceinline__ TileSchedule(const FusedGemmParams& p, const model::StreamKTail& t, int cluster_rank)
+      : slot(static_cast<int>(blockIdx.x) / Tile::cluster),
+        slots(static_cast<int>(gridDim.x) / Tile::cluster),
         pairs_m((p.tiles_m + Tile::cluster - 1) / Tile::cluster),
         tiles_n(p.tiles_n),
-        rank(cluster_rank) {}
+        group(p.raster_group),
+        rank(cluster_rank),
+        tail(t) {}
   __device__ __forceinline__ TileCoord operator[](int t) const {
-    TileCoord c = tile_order(t, pairs_m, tiles_n);
+    TileCoord c = tile_order(t, pairs_m, tiles_n, group);
     c.m = c.m * Tile::cluster + rank;
     return c;
   }
+  // The slot's work as stretches of k-tiles, in order: whole tiles (part -1,
+  // their epilogue follows), then the pieces of its tail share (part 0 or 1:
+  // which of the slot's partial sums it fills). k_begin == k_end: no more.
+  struct Stretch {
+    int order, k_begin, k_end, part;  // order: the tile's place in the grouped order
+  };
+  __device__ __forceinline__ Stretch first(int k_tiles) const { return whole_or_tail(slot, k_tiles); }
+  __device__ __forceinline__ Stretch next(const Stretch& s, int k_tiles) const {
+    if (s.part < 0) return whole_or_tail(s.order + slots, k_tiles);
+    const model::StreamKPiece done{s.order - tail.whole, s.k_begin, s.k_end, s.part};
+    return of_piece(model::next_piece(tail, slot, done));
+  }
+
+ private:
+  __device__ __forceinline__ Stretch whole_or_tail(int t, int k_tiles) const {
+    if (t < tail.whole) return {t, 0, k_tiles, -1};
+    if (!tail.splits()) return {0, 0, 0, -1};
+    return of_piece(model::first_piece(tail, slot));
+  }
+  __device__ __forceinline__ Stretch of_piece(const model::StreamKPiece& p) const {
+    return {tail.whole + p.rest_tile, p.k_begin, p.k_end, p.part};
+  }
+};
+
+// Where the stream-K tail's partial sums go: buffer 2 slot + part, within it
+// each block of the cluster, consumer warpgroup and sum, [entry / 4][thread]
+// float4s so that a warpgroup's stores and loads are whole 512-byte lines.
+struct StreamKArgs {
+  model::StreamKTail tail;
+  float* partials;
 };
 
 // Stage s: A piece boxes, then B piece boxes, each 1024-byte aligned (the
@@ -118,9 +155,10 @@ struct PieceMaps {
   const CUtensorMap* b[2];
 };
 
-// One thread: for each of the block's tiles and each k-tile, waits for a
-// free stage, announces its bytes, issues the boxes. The ring runs on across
-// tiles, so the next tile's first k-tiles load during this one's epilogue.
+// One thread: for each of the block's stretches (whole tiles, then its tail
+// share) and each k-tile, waits for a free stage, announces its bytes, issues
+// the boxes. The ring runs on across tiles, so the next tile's first k-tiles
+// load during this one's epilogue.
 // In a cluster, the stage is free only once both blocks' consumers released it
 // (the peer's multicast writes here too); this block's share of op(B) is the
 // rank-th b_box_rows rows, sent to both blocks.
@@ -128,10 +166,10 @@ template <class Tile>
 __device__ __forceinline__ void producer(const StageRing<Tile>& ring, const PieceMaps& maps,
                                          const TileSchedule<Tile>& schedule, int k_tiles) {
   RingCursor at;
-  for (int t = schedule.first; t < schedule.count; t += schedule.stride) {
-    const TileCoord tile = schedule[t];
+  for (auto s = schedule.first(k_tiles); s.k_begin < s.k_end; s = schedule.next(s, k_tiles)) {
+    const TileCoord tile = schedule[s.order];
     const int row_a = tile.m * Tile::bm, row_b = tile.n * Tile::bn;
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    for (int kt = s.k_begin; kt < s.k_end; ++kt) {
       mbarrier_wait(ring.empty(at.stage), at.phase ^ 1);  // a fresh barrier counts as released
       mbarrier_arrive_expect_tx(ring.full(at.stage), Tile::stage_bytes);
 #pragma unroll
@@ -342,6 +380,25 @@ __device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Til
     write_tile<true>(acc, p, rows, col0, lane);
 }
 
+// A tail stretch's sums, unscaled and uncombined, into its partial buffer.
+template <class Policy, class Tile>
+__device__ __forceinline__ float4* partial_sums(const StreamKArgs& sk, int buffer, int rank, int consumer) {
+  constexpr int floats = WarpgroupAccumulators<Policy, Tile>::count * Tile::bn / 2 * 128;  // one warpgroup's
+  const std::size_t at = ((static_cast<std::size_t>(buffer) * Tile::cluster + rank) * Tile::consumers + consumer);
+  return reinterpret_cast<float4*>(sk.partials + at * floats);
+}
+
+template <class Policy, class Tile>
+__device__ __forceinline__ void store_partial(const WarpgroupAccumulators<Policy, Tile>& acc, float4* to, int thread) {
+  using Acc = WarpgroupAccumulators<Policy, Tile>;
+#pragma unroll
+  for (int s = 0; s < Acc::count; ++s)
+#pragma unroll
+    for (int v = 0; v < Acc::size; v += 4)
+      to[(s * Acc::size + v) / 4 * 128 + thread] =
+          make_float4(acc.acc[s][v], acc.acc[s][v + 1], acc.acc[s][v + 2], acc.acc[s][v + 3]);
+}
+
 // Hands a stage back to the producer(s): one arrival per consumer warp, on
 // every block of the cluster whose producer writes into it.
 template <class Tile>
@@ -359,7 +416,7 @@ template <class Policy, class Tile>
 __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     tma_wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_hi, const __grid_constant__ CUtensorMap a_lo,
                            const __grid_constant__ CUtensorMap b_hi, const __grid_constant__ CUtensorMap b_lo,
-                           const FusedGemmParams p) {
+                           const FusedGemmParams p, const StreamKArgs sk) {
   // Only the sm_90a pass has wgmma/setmaxnreg; the sm_80 pass compiles an
   // empty body that the host never launches (fused_gemm_tma.cu checks the
   // binary's version first).
@@ -371,7 +428,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   const int warpgroup = threadIdx.x / 128, thread = threadIdx.x % 128;
   // A cluster takes pairs of m-tiles (with an odd count the last pair's
   // second block reads zeros past op(A) and writes nothing).
-  const TileSchedule<Tile> schedule(p, Tile::cluster > 1 ? static_cast<int>(cluster_cta_rank()) : 0);
+  const TileSchedule<Tile> schedule(p, sk.tail, Tile::cluster > 1 ? static_cast<int>(cluster_cta_rank()) : 0);
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
 
   if (threadIdx.x == 0) {
@@ -406,14 +463,14 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   const int consumer = warpgroup - 1;
   WarpgroupAccumulators<Policy, Tile> acc;
   RingCursor at;
-  for (int t = schedule.first; t < schedule.count; t += schedule.stride) {
+  for (auto s = schedule.first(k_tiles); s.k_begin < s.k_end; s = schedule.next(s, k_tiles)) {
     acc.zero_main();
-    const TileCoord tile = schedule[t];
+    const TileCoord tile = schedule[s.order];
     const index_t row0 = static_cast<index_t>(tile.m) * Tile::bm + consumer * 64;
     const index_t col0 = static_cast<index_t>(tile.n) * Tile::bn;
-    prefetch_epilogue_data<Policy, Tile>(p, row0, col0, thread);
+    if (s.part < 0) prefetch_epilogue_data<Policy, Tile>(p, row0, col0, thread);
     int previous = 0;
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    for (int kt = s.k_begin; kt < s.k_end; ++kt) {
       mbarrier_wait(ring.full(at.stage), at.phase);
       std::uint32_t a[2], b[2];
 #pragma unroll
@@ -422,19 +479,81 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
         a[piece] = smem_u32(ring.a(at.stage, q)) + consumer * 64 * 128;  // this warpgroup's 64 rows
         b[piece] = smem_u32(ring.b(at.stage, q));
       }
-      acc.k_tile(a, b, kt, k_tiles);
+      acc.k_tile(a, b, kt - s.k_begin, s.k_end - s.k_begin);
       // k-tile kt - 1's wgmmas have completed: its stage goes back to the producer.
-      if (kt > 0) release(ring, previous, thread);
+      if (kt > s.k_begin) release(ring, previous, thread);
       previous = at.stage;
       at.advance<Tile::stages>();
     }
     wgmma_wait<0>();
     acc.fence_all();
     release(ring, previous, thread);  // the producer may load the next tile's k-tiles meanwhile
-    epilogue<Policy, Tile>(acc, p, row0, col0, thread);
+    if (s.part < 0)
+      epilogue<Policy, Tile>(acc, p, row0, col0, thread);
+    else
+      store_partial(acc, partial_sums<Policy, Tile>(sk, 2 * schedule.slot + s.part, schedule.rank, consumer), thread);
   }
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
 #endif
+}
+
+// The stream-K tail's tiles, one thread per float4 of a consumer thread's
+// sums (four entries: rows r, r + 8 and columns c, c + 1 of one n8 block), so
+// that the contributors' loads of many entries are in flight at once. The
+// slots' partial sums are added in slot order, the same on every run; each
+// entry then goes through the epilogue's arithmetic (combine_accumulators,
+// alpha_beta) with its row's and column's flags and exponents.
+template <class Policy, class Tile>
+__global__ void __launch_bounds__(128) stream_k_fixup_kernel(const FusedGemmParams p, const StreamKArgs sk) {
+  if (!path_selected(p.path_word, p.path)) return;
+  using traits = policy_traits<Policy>;
+  using Acc = WarpgroupAccumulators<Policy, Tile>;
+  constexpr int quads = Acc::size / 4;  // float4s per consumer thread and sum
+  const int thread = threadIdx.x;
+  const int quad = blockIdx.x % quads;  // the n8 block
+  const int consumer = blockIdx.x / quads % Tile::consumers;
+  const int rank = blockIdx.x / (quads * Tile::consumers) % Tile::cluster;
+  const int j = blockIdx.x / (quads * Tile::consumers * Tile::cluster);  // rest tile
+  const int first = sk.tail.first_slot(j), last = sk.tail.last_slot(j);
+
+  float4 sum[Acc::count];
+#pragma unroll
+  for (int s = 0; s < Acc::count; ++s) {
+    const int at = (s * quads + quad) * 128 + thread;
+    sum[s] = partial_sums<Policy, Tile>(sk, 2 * first + sk.tail.part(first, j), rank, consumer)[at];
+  }
+#pragma unroll 4
+  for (int slot = first + 1; slot <= last; ++slot) {
+    const float4* from = partial_sums<Policy, Tile>(sk, 2 * slot + sk.tail.part(slot, j), rank, consumer);
+#pragma unroll
+    for (int s = 0; s < Acc::count; ++s) {
+      const float4 x = from[(s * quads + quad) * 128 + thread];
+      sum[s] = make_float4(__fadd_rn(sum[s].x, x.x), __fadd_rn(sum[s].y, x.y), __fadd_rn(sum[s].z, x.z),
+                           __fadd_rn(sum[s].w, x.w));
+    }
+  }
+
+  TileCoord tile = tile_order(sk.tail.whole + j, (p.tiles_m + Tile::cluster - 1) / Tile::cluster, p.tiles_n,
+                              p.raster_group);
+  tile.m = tile.m * Tile::cluster + rank;
+  const int warp = thread / 32, lane = thread % 32;
+  const float main[4] = {sum[0].x, sum[0].y, sum[0].z, sum[0].w};
+  float correction[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  if constexpr (Acc::count > 1) {
+    correction[0] = sum[1].x, correction[1] = sum[1].y, correction[2] = sum[1].z, correction[3] = sum[1].w;
+  }
+#pragma unroll
+  for (int h = 0; h < 2; ++h)
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {  // register 2 h + w of the n8 block, as in the kernel's epilogue
+      const index_t row = static_cast<index_t>(tile.m) * Tile::bm + consumer * 64 + warp * 16 + h * 8 + lane / 4;
+      const index_t col = static_cast<index_t>(tile.n) * Tile::bn + quad * 8 + (lane % 4) * 2 + w;
+      if (row >= p.m || col >= p.n || p.a_nonfinite[row] != 0 || p.b_nonfinite[col] != 0) continue;
+      const int exponent = traits::scales_rows_and_columns ? p.a_exponent[row] + p.b_exponent[col] : 0;
+      const float v = combine_accumulators(main[2 * h + w], correction[2 * h + w], traits::lo_scale_log2, exponent);
+      float* c = p.c + row + col * p.ldc;
+      *c = apply_alpha_beta(v, p.alpha, p.beta, c);
+    }
 }
 
 }  // namespace egemm::cuda::hopper

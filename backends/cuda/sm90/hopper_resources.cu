@@ -24,6 +24,14 @@ constexpr double h100_tensor_flop_per_s = 750e12;
 constexpr double h100_l2_bytes_per_s = 7.0e12;
 constexpr double h100_load_latency_s = 0.12e-6;
 constexpr double h100_epilogue_s_per_entry = 0.095e-6;
+// The stream-K fixup's launch behind the kernel on the same stream (a guess
+// of the gap between dependent launches, checked against the tail's measured
+// gain in perf_tests/results/2026-11-23-h100-stream-k.md).
+constexpr double h100_launch_gap_s = 3e-6;
+// nvidia-smi every 100 ms through the 8192^3 and 16384^3 sweeps (2026-11-23):
+// 700 W, throttle reason "software power cap", SM clock 1185-1965 MHz, mean
+// 1563 MHz of 1980.
+constexpr double h100_capped_clock_ratio = 0.79;
 
 // The clusters of two the GPU places at once, from the occupancy of the
 // candidate that pairs (0 if none does).
@@ -54,6 +62,8 @@ model::HopperResources query(int device) {
   r.load_latency_s = h100_load_latency_s;
   r.epilogue_s_per_entry = h100_epilogue_s_per_entry * h100_clock_hz / r.clock_hz;
   r.cluster_pairs = cluster_pairs();
+  r.launch_gap_s = h100_launch_gap_s;
+  r.capped_clock_ratio = h100_capped_clock_ratio;
   return r;
 }
 

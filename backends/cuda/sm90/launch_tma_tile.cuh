@@ -1,9 +1,13 @@
 // Launches the Hopper kernel for one policy and tile: the four tensor maps,
 // a persistent grid (as many blocks as the SMs hold, at most one per tile),
-// clusters when the tile asks for them.
+// clusters when the tile asks for them, and, where the model finds it
+// faster, the stream-K tail with its fixup launch behind the kernel.
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/per_device.hpp"
@@ -12,6 +16,7 @@
 #include "backends/cuda/sm90/tensor_maps.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
 #include "backends/cuda/tile_config.hpp"
+#include "backends/cuda/workspace.hpp"
 
 namespace egemm::cuda::hopper {
 
@@ -62,6 +67,25 @@ int resident_blocks() {
   });
 }
 
+// The policy as the model sees it in this tile: pieces, products, sums (with
+// the fold's per-k-tile one) and whether the main term folds.
+template <class Policy, class Tile>
+constexpr model::EmulationShape emulation_shape() {
+  using Acc = WarpgroupAccumulators<Policy, Tile>;
+  return {Tile::pieces, policy_traits<Policy>::products, Acc::count + (Acc::folds ? 1 : 0), Acc::folds};
+}
+
+// Whether to spread the last partial round by k: the model's verdict, or
+// EGEMM_SM90_STREAM_K=0 (never) / =1 (whenever there is a partial round), for A/B timing and the tests.
+template <class Policy, class Tile>
+bool split_tail(const GemmArgs& g) {
+  if (const char* v = std::getenv("EGEMM_SM90_STREAM_K"); v != nullptr && *v != '\0')
+    return std::strcmp(v, "0") != 0;
+  return model::predict(hopper_resources(), Tile::shape, emulation_shape<Policy, Tile>(), g.m, g.n, g.k,
+                        model::Tail::split_when_faster)
+      .splits_tail;
+}
+
 template <class Policy, class Tile>
 void launch_tma_tile(const TmaLaunch& l) {
   const auto kernel = kernel_of<Policy, Tile>();
@@ -69,7 +93,8 @@ void launch_tma_tile(const TmaLaunch& l) {
 
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple % Tile::bk == 0, "k padding fits the k-tile");
-  const FusedGemmParams p = fused_gemm_params(l.a, l.b, l.g, l.path_word, l.path, Tile::bm, Tile::bn);
+  FusedGemmParams p = fused_gemm_params(l.a, l.b, l.g, l.path_word, l.path, Tile::bm, Tile::bn);
+  if (const char* group = std::getenv("EGEMM_SM90_GROUP")) p.raster_group = std::max(1, std::atoi(group));  // A/B timing
 
   // One-piece policies have no lo: their unused maps repeat hi.
   constexpr int e = Tile::element_bytes;
@@ -77,12 +102,28 @@ void launch_tma_tile(const TmaLaunch& l) {
   const CUtensorMap b_hi = piece_map(l.b.piece[0], l.b, Tile::b_box_rows, e);
   const CUtensorMap a_lo = Tile::pieces > 1 ? piece_map(l.a.piece[1], l.a, Tile::bm, e) : a_hi;
   const CUtensorMap b_lo = Tile::pieces > 1 ? piece_map(l.b.piece[1], l.b, Tile::b_box_rows, e) : b_hi;
-  // Persistent: clusters (pairs of m-tiles with Cluster 2) take tiles in turn.
-  const long long work = static_cast<long long>((p.tiles_m + Tile::cluster - 1) / Tile::cluster) * p.tiles_n;
-  const long long slots = persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work;
+  // Persistent: slots (clusters of Tile::cluster blocks) take tiles (pairs of m-tiles) in turn.
+  const int work = (p.tiles_m + Tile::cluster - 1) / Tile::cluster * p.tiles_n;
+  const int slots = std::min(work, persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work);
+  const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
+  StreamKArgs sk{split_tail<Policy, Tile>(l.g) ? model::StreamKTail::split_rest(work, slots, k_tiles)
+                                               : model::StreamKTail::whole_tiles(work, slots, k_tiles),
+                 nullptr};
+  std::optional<StreamWorkspace> partials;  // freed on the stream, after the fixup
+  if (sk.tail.splits()) {
+    constexpr std::size_t floats_per_buffer =
+        std::size_t{Tile::cluster} * Tile::bm * Tile::bn * WarpgroupAccumulators<Policy, Tile>::count;
+    partials.emplace(sk.tail.partial_buffers() * floats_per_buffer * sizeof(float), l.stream);
+    sk.partials = reinterpret_cast<float*>(partials->data());
+  }
   cudaLaunchAttribute cluster;
-  const cudaLaunchConfig_t config = tile_launch_config<Tile>(std::min(work, slots) * Tile::cluster, l.stream, cluster);
-  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p));
+  const cudaLaunchConfig_t config = tile_launch_config<Tile>(static_cast<long long>(slots) * Tile::cluster, l.stream, cluster);
+  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p, sk));
+  if (sk.tail.splits()) {
+    constexpr int blocks_per_tile = Tile::cluster * Tile::consumers * Tile::bn / 8;  // one per consumer and n8 block
+    stream_k_fixup_kernel<Policy, Tile><<<sk.tail.rest() * blocks_per_tile, 128, 0, l.stream>>>(p, sk);
+    EGEMM_CUDA_CHECK(cudaGetLastError());
+  }
 }
 
 // Candidate `Index` of emulated_fp32_tiles as a kernel tile.

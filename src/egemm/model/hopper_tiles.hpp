@@ -27,7 +27,14 @@
 //             blocks sharing an SM run their epilogues side by side
 //  call     : the busiest SM's tiles (persistent blocks take tiles in turn;
 //             pairs of m-tiles in a cluster, as many pairs as the GPU's GPCs
-//             place at once) + one load latency to fill the ring
+//             place at once) + one load latency to fill the ring. A last,
+//             partial round with a busy share f of the slots takes
+//             max(f, capped clock / free clock) of a round: its few SMs run
+//             faster than the power cap lets a full GPU run
+//  tail     : or, where it is faster, the whole rounds + an equal share of
+//             the last partial round's k-tiles per slot (stream-K on the
+//             tail, egemm/model/stream_k_tail.hpp) + its partial sums written
+//             and read back at L2 bandwidth + a second launch that adds them
 // Resources come from the device's properties, rates from measurements
 // (backends/cuda/sm90/hopper_resources.cu); the sweep that checks the model
 // against every candidate is perf_tests/sm90_tiles.
@@ -38,6 +45,7 @@
 #include <string>
 
 #include "egemm/gemm_args.hpp"
+#include "egemm/model/stream_k_tail.hpp"
 
 namespace egemm::model {
 
@@ -54,6 +62,11 @@ struct HopperResources {
   double load_latency_s = 0;     // a TMA load's fixed latency, before its bytes stream in
   double epilogue_s_per_entry = 0;  // one consumer thread's cost per accumulator entry it writes (measured)
   int cluster_pairs = 0;            // clusters of two blocks the GPU holds at once (0: sms / 2)
+  double launch_gap_s = 0;          // a kernel launched right after another on the same stream starts this much later
+  // The SM clock while the kernel fills the GPU, over the clock when few SMs
+  // are busy: a full GPU runs at its power cap (H100: 700 W, ~1560 of 1980
+  // MHz), a partial round's busy share of the SMs below it. 1: no cap.
+  double capped_clock_ratio = 1.0;
 };
 
 // The policy's shape as the kernel sees it.
@@ -128,22 +141,29 @@ struct HopperPrediction {
   const char* limit = "";  // what sets the k-tile time
   index_t tiles = 0;
   index_t tiles_per_sm = 0;  // the busiest SM's
+  bool splits_tail = false;  // the last partial round is spread by k over every slot (stream-K)
 };
 
+// Whether predict may price the stream-K tail (and choose it where it is faster).
+enum class Tail { whole_tiles, split_when_faster };
+
 inline HopperPrediction predict(const HopperResources& r, const HopperTile& t, const EmulationShape& s, index_t m,
-                                index_t n, index_t k) {
+                                index_t n, index_t k, Tail tail = Tail::whole_tiles) {
   auto round_up = [](index_t x, index_t q) { return (x + q - 1) / q * q; };
   const index_t rows = round_up(m, 128), cols = round_up(n, 128), depth = round_up(k, hopper_bk);
   HopperPrediction p;
   const index_t tiles_m = (rows / t.bm + t.cluster - 1) / t.cluster * t.cluster;  // whole pairs
   p.tiles = tiles_m * (cols / t.bn);
-  if (t.cluster == 1) {
-    p.tiles_per_sm = (p.tiles + r.sms - 1) / r.sms;
-  } else {  // pairs of tiles on the pairs of SMs the GPCs can form
-    const index_t slots = r.cluster_pairs > 0 ? std::min(r.cluster_pairs, r.sms / 2) : r.sms / 2;
-    const index_t pair_tiles = p.tiles / 2;
-    p.tiles_per_sm = (pair_tiles + slots - 1) / slots;
-  }
+  // Work items and the slots that take them: blocks, or pairs of them on the pairs of SMs the GPCs can form.
+  const index_t work = p.tiles / t.cluster;
+  const index_t slots = t.cluster == 1 ? static_cast<index_t>(r.sms) * t.blocks_per_sm
+                        : r.cluster_pairs > 0 ? std::min(r.cluster_pairs, r.sms / 2)
+                                              : r.sms / 2;
+  p.tiles_per_sm = t.cluster == 1 ? (p.tiles + r.sms - 1) / r.sms : (work + slots - 1) / slots;
+  // Whole rounds of the busiest SM, and the busy share of the last, partial one.
+  const index_t rounds = t.cluster == 1 ? p.tiles / r.sms : work / slots;
+  const double partial = t.cluster == 1 ? static_cast<double>(p.tiles % r.sms) / r.sms
+                                        : static_cast<double>(work % slots) / static_cast<double>(slots);
   const double share = t.blocks_per_sm;  // blocks competing for one SM
   const double tensor = share * s.products * 2.0 * t.bm * t.bn * hopper_bk / (r.tensor_flop_per_s / r.sms);
   const double l2 =
@@ -164,11 +184,24 @@ inline HopperPrediction predict(const HopperResources& r, const HopperTile& t, c
   const double c_write = 4.0 * t.bm * t.bn / (r.dram_bytes_per_s / r.sms);
   const double epilogue = std::max(c_write, t.bn / 2 * r.epilogue_s_per_entry) / share;
   const double tile = k_tiles * p.k_tile_s / share + epilogue;
-  p.seconds = static_cast<double>(p.tiles_per_sm) * tile + r.load_latency_s;
+  const double last_round = partial > 0 ? std::max(partial, r.capped_clock_ratio) : 0.0;
+  p.seconds = (static_cast<double>(rounds) + last_round) * tile + r.load_latency_s;
+  if (tail == Tail::whole_tiles) return p;
+
+  // A slot takes share x tile per tile (blocks sharing an SM take turns at its rate).
+  const StreamKTail plan = StreamKTail::split_rest(static_cast<int>(work), static_cast<int>(slots),
+                                                   static_cast<int>(k_tiles));
+  if (!plan.splits()) return p;
+  const double partial_bytes = static_cast<double>(plan.rest() + slots) * t.cluster * t.bm * t.bn *
+                               (s.sums - (s.folds_main ? 1 : 0)) * 4.0;
+  const double split = static_cast<double>(plan.whole / slots) * share * tile + plan.share * p.k_tile_s +
+                       2 * partial_bytes / r.l2_bytes_per_s + r.launch_gap_s + r.load_latency_s;
+  if (split < p.seconds) p.seconds = split, p.splits_tail = true;
   return p;
 }
 
-// The fastest candidate that fits (index into `candidates`), or -1 if none does.
+// The fastest candidate that fits (index into `candidates`), or -1 if none
+// does; each priced with the stream-K tail where that is faster, as it runs.
 template <std::size_t N>
 int pick(const HopperResources& r, const HopperTile (&candidates)[N], const EmulationShape& s, index_t m, index_t n,
          index_t k) {
@@ -176,7 +209,7 @@ int pick(const HopperResources& r, const HopperTile (&candidates)[N], const Emul
   double best_seconds = 0;
   for (std::size_t i = 0; i < N; ++i) {
     if (!fits(r, candidates[i], s)) continue;
-    const double seconds = predict(r, candidates[i], s, m, n, k).seconds;
+    const double seconds = predict(r, candidates[i], s, m, n, k, Tail::split_when_faster).seconds;
     if (best < 0 || seconds < best_seconds) best = static_cast<int>(i), best_seconds = seconds;
   }
   return best;
