@@ -380,7 +380,7 @@ __device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Til
     write_tile<true>(acc, p, rows, col0, lane);
 }
 
-// A tail stretch's sums, unscaled and uncombined, into its partial buffer.
+// Partial-sum buffer `buffer` of one consumer warpgroup of block `rank` (layout: StreamKArgs).
 template <class Policy, class Tile>
 __device__ __forceinline__ float4* partial_sums(const StreamKArgs& sk, int buffer, int rank, int consumer) {
   constexpr int floats = WarpgroupAccumulators<Policy, Tile>::count * Tile::bn / 2 * 128;  // one warpgroup's
@@ -388,6 +388,7 @@ __device__ __forceinline__ float4* partial_sums(const StreamKArgs& sk, int buffe
   return reinterpret_cast<float4*>(sk.partials + at * floats);
 }
 
+// A tail stretch's sums, unscaled and uncombined, into that buffer.
 template <class Policy, class Tile>
 __device__ __forceinline__ void store_partial(const WarpgroupAccumulators<Policy, Tile>& acc, float4* to, int thread) {
   using Acc = WarpgroupAccumulators<Policy, Tile>;
