@@ -111,8 +111,7 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   } else {
     // Without scaling or a path to choose, the split records the non-finite flags itself.
     static_assert(!traits::scales_rows_and_columns, "row scaling needs the stats pass");
-    launch_split(g.a_rows(), traits::split, false, s.a, nullptr, s.any_nonfinite, stream);
-    launch_split(g.b_cols(), traits::split, false, s.b, nullptr, s.any_nonfinite, stream);
+    launch_split_both(g.a_rows(), g.b_cols(), traits::split, false, s.a, s.b, nullptr, s.any_nonfinite, stream);
   }
   if (selects_path) {
     launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::fp16_scaled, stream);

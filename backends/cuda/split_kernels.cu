@@ -5,6 +5,9 @@
 // operand is contiguous (transposes folded in), with 16 loads in flight per
 // thread (a 32x32 tile per block kept only 4, and the passes ran at half the
 // memory bandwidth); both call the same bit-exact numerics as the host oracle.
+// op(A) and op(B)^T go through each pass in one launch (blockIdx.z picks the
+// operand): fewer launches, and one tail instead of two.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -19,10 +22,20 @@ namespace {
 
 using namespace split_panel;
 
-__global__ void __launch_bounds__(split_threads) row_stats_kernel(const OperandRows src, const SplitOperand dst,
-                                                                  std::uint32_t* any_nonfinite) {
-  __shared__ Panel panel;
+constexpr int path_choice_threads = 1024;
+
+// One or two operands of a launch. The kernels pick theirs by blockIdx.z with
+// a branch to constant indices: an index computed at run time would copy the
+// parameters to local memory.
+struct OperandPair {
+  OperandRows src[2];
+  SplitOperand dst[2];
+};
+
+__device__ __forceinline__ void row_stats(const OperandRows& src, const SplitOperand& dst, std::uint32_t* any_nonfinite) {
   const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
+  if (r0 >= src.rows || p0 >= src.depth) return;  // the grid spans the larger operand
+  __shared__ Panel panel;
   load_panel(src, r0, p0, panel);
   __syncthreads();
 
@@ -43,26 +56,41 @@ __global__ void __launch_bounds__(split_threads) row_stats_kernel(const OperandR
   }
 }
 
-__global__ void path_verdict_kernel(const SplitOperand op, std::uint32_t* path_word) {
-  const index_t row = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  if (row >= op.rows) return;
-  RowStats stats;
-  stats.max_bits = op.max_abs_bits[row];
-  stats.min_inv = op.min_abs_inv_bits[row];
-  record_row_verdict(op, row, stats.range(), path_word);
+__global__ void __launch_bounds__(split_threads) row_stats_kernel(const OperandPair ops, std::uint32_t* any_nonfinite) {
+  if (blockIdx.z == 0)
+    row_stats(ops.src[0], ops.dst[0], any_nonfinite);
+  else
+    row_stats(ops.src[1], ops.dst[1], any_nonfinite);
 }
 
-// One block: too many wide rows in either operand rule out the FP16 path;
-// otherwise the listed rows are flagged for float64 recomputation.
-__global__ void path_settle_kernel(const SplitOperand a, const SplitOperand b, std::uint32_t* path_word) {
-  const std::uint32_t wide_a = *a.wide_count, wide_b = *b.wide_count;
+__device__ __forceinline__ void record_verdicts(const SplitOperand& op, std::uint32_t* path_word) {
+#pragma unroll 4
+  for (index_t row = threadIdx.x; row < op.rows; row += blockDim.x) {
+    RowStats stats;
+    stats.max_bits = op.max_abs_bits[row];
+    stats.min_inv = op.min_abs_inv_bits[row];
+    record_row_verdict(op, row, stats.range(), path_word);
+  }
+}
+
+// One block: every row's range verdict of both operands, then (after the
+// block's barrier, so every count and list entry is in) the settlement: too
+// many wide rows in either operand rule out the FP16 path; otherwise the
+// listed rows are flagged for float64 recomputation. One launch where a
+// verdict per operand and a settling kernel took three.
+__global__ void __launch_bounds__(path_choice_threads) path_choice_kernel(const SplitOperand a, const SplitOperand b,
+                                                                          std::uint32_t* path_word) {
+  record_verdicts(a, path_word);
+  record_verdicts(b, path_word);
+  __syncthreads();
+  const std::uint32_t wide_a = __ldcg(a.wide_count), wide_b = __ldcg(b.wide_count);  // L2: the atomics' results
   if (wide_a > static_cast<std::uint32_t>(max_recomputed_rows(a.rows)) ||
       wide_b > static_cast<std::uint32_t>(max_recomputed_rows(b.rows))) {
     if (threadIdx.x == 0) atomicOr(path_word, path_not_fp16_scaled);
     return;
   }
-  for (std::uint32_t s = threadIdx.x; s < wide_a; s += blockDim.x) atomicOr(a.nonfinite + a.wide_list[s], row_recomputed);
-  for (std::uint32_t s = threadIdx.x; s < wide_b; s += blockDim.x) atomicOr(b.nonfinite + b.wide_list[s], row_recomputed);
+  for (std::uint32_t s = threadIdx.x; s < wide_a; s += blockDim.x) atomicOr(a.nonfinite + __ldcg(a.wide_list + s), row_recomputed);
+  for (std::uint32_t s = threadIdx.x; s < wide_b; s += blockDim.x) atomicOr(b.nonfinite + __ldcg(b.wide_list + s), row_recomputed);
 }
 
 // Flags rows holding Inf or NaN from the values a thread holds (8 lanes per row).
@@ -85,15 +113,15 @@ __device__ void record_nonfinite(const float (&x)[per_thread], index_t row, inde
 // the device decides: Rule's FP16 pieces on the scaled FP16 path, TF32 pieces
 // on the full-range path, nothing on the native one.
 template <SplitRule Rule, bool ScaleRows, bool RecordsNonfinite>
-__global__ void __launch_bounds__(split_threads) split_kernel(const OperandRows src, const SplitOperand dst,
-                                                              const std::uint32_t* path_word,
-                                                              std::uint32_t* any_nonfinite) {
+__device__ __forceinline__ void split_panel_of(const OperandRows& src, const SplitOperand& dst,
+                                               const std::uint32_t* path_word, std::uint32_t* any_nonfinite) {
   const EmulationPath path = path_word == nullptr ? EmulationPath::fp16_scaled : path_from_word(*path_word);
   if (path == EmulationPath::native_fp32) return;
   const bool tf32 = Rule == SplitRule::tf32 || path == EmulationPath::tf32_full_range;
 
-  __shared__ Panel panel;
   const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
+  if (r0 >= dst.rows_pad || p0 >= dst.depth_pad) return;  // the grid spans the larger operand
+  __shared__ Panel panel;
   load_panel(src, r0, p0, panel);
   __syncthreads();
 
@@ -110,77 +138,96 @@ __global__ void __launch_bounds__(split_threads) split_kernel(const OperandRows 
   write_row_values<Rule>(x, dst, row, p0, q, tf32);
 }
 
+template <SplitRule Rule, bool ScaleRows, bool RecordsNonfinite>
+__global__ void __launch_bounds__(split_threads) split_kernel(const OperandPair ops, const std::uint32_t* path_word,
+                                                              std::uint32_t* any_nonfinite) {
+  if (blockIdx.z == 0)
+    split_panel_of<Rule, ScaleRows, RecordsNonfinite>(ops.src[0], ops.dst[0], path_word, any_nonfinite);
+  else
+    split_panel_of<Rule, ScaleRows, RecordsNonfinite>(ops.src[1], ops.dst[1], path_word, any_nonfinite);
+}
+
 template <SplitRule Rule>
-void launch_split_rule(const OperandRows& src, bool scale_rows, const SplitOperand& dst,
-                       const std::uint32_t* path_word, std::uint32_t* any_nonfinite, dim3 grid, cudaStream_t stream) {
-  if (scale_rows) split_kernel<Rule, true, false><<<grid, split_threads, 0, stream>>>(src, dst, path_word, nullptr);
+void launch_split_rule(const OperandPair& ops, bool scale_rows, const std::uint32_t* path_word,
+                       std::uint32_t* any_nonfinite, dim3 grid, cudaStream_t stream) {
+  if (scale_rows) split_kernel<Rule, true, false><<<grid, split_threads, 0, stream>>>(ops, path_word, nullptr);
   else if (any_nonfinite != nullptr)
-    split_kernel<Rule, false, true><<<grid, split_threads, 0, stream>>>(src, dst, path_word, any_nonfinite);
-  else split_kernel<Rule, false, false><<<grid, split_threads, 0, stream>>>(src, dst, path_word, nullptr);
+    split_kernel<Rule, false, true><<<grid, split_threads, 0, stream>>>(ops, path_word, any_nonfinite);
+  else split_kernel<Rule, false, false><<<grid, split_threads, 0, stream>>>(ops, path_word, nullptr);
   EGEMM_CUDA_CHECK_LAUNCH();
 }
 
-dim3 panel_grid(index_t rows, index_t depth) {
+// Panels over the larger of the operands' extents; z: the operands.
+dim3 panel_grid(index_t rows, index_t depth, int operands) {
   const index_t gx = (rows + panel_rows - 1) / panel_rows, gy = (depth + panel_k - 1) / panel_k;
   if (gy > 65535) throw unsupported("egemm::gemm (CUDA): k = " + std::to_string(depth) + " exceeds the split grid's limit");
-  return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy));
+  return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(operands));
+}
+
+void launch_stats_pass(const OperandPair& ops, int operands, std::uint32_t* any_nonfinite, cudaStream_t stream) {
+  index_t rows = 0, depth = 0;
+  for (int i = 0; i < operands; ++i) rows = std::max(rows, ops.src[i].rows), depth = std::max(depth, ops.src[i].depth);
+  if (rows == 0 || depth == 0) return;
+  row_stats_kernel<<<panel_grid(rows, depth, operands), split_threads, 0, stream>>>(ops, any_nonfinite);
+  EGEMM_CUDA_CHECK_LAUNCH();
+}
+
+void launch_split_pass(const OperandPair& ops, int operands, SplitRule rule, bool scale_rows,
+                       const std::uint32_t* path_word, std::uint32_t* any_nonfinite, cudaStream_t stream) {
+  index_t rows_pad = 0, depth_pad = 0;
+  for (int i = 0; i < operands; ++i) {
+    const SplitOperand& dst = ops.dst[i];
+    if (dst.rows_pad % panel_rows != 0 || dst.depth_pad % (threads_per_row * per_chunk) != 0)
+      throw invalid_argument("egemm::cuda::launch_split: padded extents must be multiples of 32");
+    rows_pad = std::max(rows_pad, dst.rows_pad), depth_pad = std::max(depth_pad, dst.depth_pad);
+  }
+  if (any_nonfinite != nullptr && (scale_rows || path_word != nullptr))
+    throw invalid_argument("egemm::cuda::launch_split: scaling and path choice need the stats pass for the flags");
+  const dim3 grid = panel_grid(rows_pad, depth_pad, operands);
+  switch (rule) {
+    case SplitRule::round_hi_only:
+      return launch_split_rule<SplitRule::round_hi_only>(ops, scale_rows, path_word, any_nonfinite, grid, stream);
+    case SplitRule::round:
+      return launch_split_rule<SplitRule::round>(ops, scale_rows, path_word, any_nonfinite, grid, stream);
+    case SplitRule::truncate:
+      return launch_split_rule<SplitRule::truncate>(ops, scale_rows, path_word, any_nonfinite, grid, stream);
+    case SplitRule::round_scaled_lo:
+      return launch_split_rule<SplitRule::round_scaled_lo>(ops, scale_rows, path_word, any_nonfinite, grid, stream);
+    case SplitRule::tf32:
+      return launch_split_rule<SplitRule::tf32>(ops, false, path_word, any_nonfinite, grid, stream);
+    case SplitRule::none: break;
+  }
+  throw invalid_argument("egemm::cuda::launch_split: SplitRule::none has no pieces");
 }
 
 }  // namespace
 
 void launch_row_stats(const OperandRows& src, const SplitOperand& dst, std::uint32_t* any_nonfinite,
                       cudaStream_t stream) {
-  if (src.rows == 0 || src.depth == 0) return;
-  row_stats_kernel<<<panel_grid(src.rows, src.depth), split_threads, 0, stream>>>(src, dst, any_nonfinite);
-  EGEMM_CUDA_CHECK_LAUNCH();
-}
-
-void launch_path_verdict(const SplitOperand& op, std::uint32_t* path_word, cudaStream_t stream) {
-  if (op.rows == 0) return;
-  constexpr int threads = 256;
-  path_verdict_kernel<<<static_cast<unsigned>((op.rows + threads - 1) / threads), threads, 0, stream>>>(op, path_word);
-  EGEMM_CUDA_CHECK_LAUNCH();
-}
-
-void launch_path_settle(const SplitOperand& a, const SplitOperand& b, std::uint32_t* path_word, cudaStream_t stream) {
-  path_settle_kernel<<<1, 256, 0, stream>>>(a, b, path_word);
-  EGEMM_CUDA_CHECK_LAUNCH();
+  launch_stats_pass(OperandPair{{src, src}, {dst, dst}}, 1, any_nonfinite, stream);
 }
 
 void launch_split(const OperandRows& src, SplitRule rule, bool scale_rows, const SplitOperand& dst,
                   const std::uint32_t* path_word, std::uint32_t* any_nonfinite, cudaStream_t stream) {
-  if (dst.rows_pad % panel_rows != 0 || dst.depth_pad % (threads_per_row * per_chunk) != 0)
-    throw invalid_argument("egemm::cuda::launch_split: padded extents must be multiples of 32");
-  if (any_nonfinite != nullptr && (scale_rows || path_word != nullptr))
-    throw invalid_argument("egemm::cuda::launch_split: scaling and path choice need the stats pass for the flags");
-  const dim3 grid = panel_grid(dst.rows_pad, dst.depth_pad);
-  switch (rule) {
-    case SplitRule::round_hi_only:
-      return launch_split_rule<SplitRule::round_hi_only>(src, scale_rows, dst, path_word, any_nonfinite, grid, stream);
-    case SplitRule::round:
-      return launch_split_rule<SplitRule::round>(src, scale_rows, dst, path_word, any_nonfinite, grid, stream);
-    case SplitRule::truncate:
-      return launch_split_rule<SplitRule::truncate>(src, scale_rows, dst, path_word, any_nonfinite, grid, stream);
-    case SplitRule::round_scaled_lo:
-      return launch_split_rule<SplitRule::round_scaled_lo>(src, scale_rows, dst, path_word, any_nonfinite, grid,
-                                                           stream);
-    case SplitRule::tf32:
-      return launch_split_rule<SplitRule::tf32>(src, false, dst, path_word, any_nonfinite, grid, stream);
-    case SplitRule::none: break;
-  }
-  throw invalid_argument("egemm::cuda::launch_split: SplitRule::none has no pieces");
+  launch_split_pass(OperandPair{{src, src}, {dst, dst}}, 1, rule, scale_rows, path_word, any_nonfinite, stream);
+}
+
+void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, SplitRule rule, bool scale_rows,
+                       const SplitOperand& a, const SplitOperand& b, const std::uint32_t* path_word,
+                       std::uint32_t* any_nonfinite, cudaStream_t stream) {
+  launch_split_pass(OperandPair{{a_src, b_src}, {a, b}}, 2, rule, scale_rows, path_word, any_nonfinite, stream);
 }
 
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                                 const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* any_nonfinite,
                                 cudaStream_t stream) {
-  launch_row_stats(a_src, a, any_nonfinite, stream);
-  launch_row_stats(b_src, b, any_nonfinite, stream);
-  launch_path_verdict(a, path_word, stream);
-  launch_path_verdict(b, path_word, stream);
-  launch_path_settle(a, b, path_word, stream);
-  launch_split(a_src, SplitRule::round_scaled_lo, true, a, path_word, nullptr, stream);
-  launch_split(b_src, SplitRule::round_scaled_lo, true, b, path_word, nullptr, stream);
+  const OperandPair both{{a_src, b_src}, {a, b}};
+  launch_stats_pass(both, 2, any_nonfinite, stream);
+  if (a.rows > 0 || b.rows > 0) {
+    path_choice_kernel<<<1, path_choice_threads, 0, stream>>>(a, b, path_word);
+    EGEMM_CUDA_CHECK_LAUNCH();
+  }
+  launch_split_pass(both, 2, SplitRule::round_scaled_lo, true, path_word, nullptr, stream);
 }
 
 }  // namespace egemm::cuda

@@ -32,16 +32,6 @@ struct SplitOperand {
 void launch_row_stats(const OperandRows& src, const SplitOperand& dst, std::uint32_t* any_nonfinite,
                       cudaStream_t stream);
 
-// EmulatedFP32's path choice: folds every row's range verdict of `op` into
-// *path_word (zero on entry; see emulation_path.hpp) and counts and lists its
-// wide rows. After the stats pass.
-void launch_path_verdict(const SplitOperand& op, std::uint32_t* path_word, cudaStream_t stream);
-
-// Settles the choice once both operands' verdicts are in: more wide rows than
-// max_recomputed_rows (either operand) rule the FP16 path out; otherwise the
-// listed rows get the row_recomputed flag.
-void launch_path_settle(const SplitOperand& a, const SplitOperand& b, std::uint32_t* path_word, cudaStream_t stream);
-
 // The split pass: every element of the padded extent into dst's pieces by
 // `rule` (zeros outside `src`), rows first scaled by 2^-range_exponent(max)
 // when `scale_rows`; also writes dst.exponent. With a path word
@@ -53,9 +43,18 @@ void launch_path_settle(const SplitOperand& a, const SplitOperand& b, std::uint3
 void launch_split(const OperandRows& src, SplitRule rule, bool scale_rows, const SplitOperand& dst,
                   const std::uint32_t* path_word, std::uint32_t* any_nonfinite, cudaStream_t stream);
 
+// launch_split of op(A) into `a` and op(B)^T into `b` in one launch.
+void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, SplitRule rule, bool scale_rows,
+                       const SplitOperand& a, const SplitOperand& b, const std::uint32_t* path_word,
+                       std::uint32_t* any_nonfinite, cudaStream_t stream);
+
 // EmulatedFP32's whole split of op(A) and op(B)^T as its gemm runs it (stats
-// words, *path_word and *any_nonfinite zero on entry): both stats passes,
-// the path verdicts and their settlement, then the split by the chosen path.
+// words, *path_word and *any_nonfinite zero on entry), three launches: the
+// stats pass of both operands; the path choice (every row's range verdict
+// folded into *path_word, the wide rows counted and listed; more than
+// max_recomputed_rows in either operand rule the FP16 path out, otherwise the
+// listed rows are flagged for float64 recomputation); the split of both by
+// the chosen path.
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                                 const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* any_nonfinite,
                                 cudaStream_t stream);
