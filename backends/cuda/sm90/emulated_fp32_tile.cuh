@@ -9,6 +9,11 @@ namespace egemm::cuda::hopper {
 
 template <int Index>
 void launch_emulated_fp32_tile(const TmaLaunch& l) {
+  // The launch's stream-K verdict prices the shape the tile pick was made with.
+  constexpr model::EmulationShape s = emulation_shape<EmulatedFP32, EmulatedFP32Tile<Index>>();
+  static_assert(s.pieces == emulated_fp32_shape.pieces && s.products == emulated_fp32_shape.products &&
+                    s.sums == emulated_fp32_shape.sums && s.folds_main == emulated_fp32_shape.folds_main,
+                "emulated_fp32_shape is what the kernel runs");
   launch_tma_tile<EmulatedFP32, EmulatedFP32Tile<Index>>(l);
 }
 
