@@ -80,26 +80,31 @@ struct RingCursor {
   }
 };
 
+// The block's C tile for tile `t` of the grouped order: a cluster's order
+// runs over pairs of m-tiles, and block `rank` of the pair takes the
+// rank-th. The kernel's schedule and the stream-K fixup both place tiles so.
+template <class Tile>
+__device__ __forceinline__ TileCoord block_tile(const FusedGemmParams& p, int t, int rank) {
+  TileCoord c = tile_order(t, (p.tiles_m + Tile::cluster - 1) / Tile::cluster, p.tiles_n, p.raster_group);
+  c.m = c.m * Tile::cluster + rank;
+  return c;
+}
+
 // Persistent scheduling: slot (block, or cluster) b takes tiles b, b + slots,
 // b + 2 slots, ... of the grouped order up to tail.whole, then its share of
 // the rest's k-tiles (stream-K); a cluster takes pairs of m-tiles.
 template <class Tile>
 struct TileSchedule {
-  int slot, slots, pairs_m, tiles_n, group, rank;
+  const FusedGemmParams& p;
+  int slot, slots, rank;
   model::StreamKTail tail;
-  __device__ __forceinline__ TileSchedule(const FusedGemmParams& p, const model::StreamKTail& t, int cluster_rank)
-      : slot(static_cast<int>(blockIdx.x) / Tile::cluster),
+  __device__ __forceinline__ TileSchedule(const FusedGemmParams& params, const model::StreamKTail& t, int cluster_rank)
+      : p(params),
+        slot(static_cast<int>(blockIdx.x) / Tile::cluster),
         slots(static_cast<int>(gridDim.x) / Tile::cluster),
-        pairs_m((p.tiles_m + Tile::cluster - 1) / Tile::cluster),
-        tiles_n(p.tiles_n),
-        group(p.raster_group),
         rank(cluster_rank),
         tail(t) {}
-  __device__ __forceinline__ TileCoord operator[](int t) const {
-    TileCoord c = tile_order(t, pairs_m, tiles_n, group);
-    c.m = c.m * Tile::cluster + rank;
-    return c;
-  }
+  __device__ __forceinline__ TileCoord operator[](int t) const { return block_tile<Tile>(p, t, rank); }
   // The slot's work as stretches of k-tiles, in order: whole tiles (part -1,
   // their epilogue follows), then the pieces of its tail share (part 0 or 1:
   // which of the slot's partial sums it fills). k_begin == k_end: no more.
@@ -534,9 +539,7 @@ __global__ void __launch_bounds__(128) stream_k_fixup_kernel(const FusedGemmPara
     }
   }
 
-  TileCoord tile = tile_order(sk.tail.whole + j, (p.tiles_m + Tile::cluster - 1) / Tile::cluster, p.tiles_n,
-                              p.raster_group);
-  tile.m = tile.m * Tile::cluster + rank;
+  const TileCoord tile = block_tile<Tile>(p, sk.tail.whole + j, rank);
   const int warp = thread / 32, lane = thread % 32;
   const float main[4] = {sum[0].x, sum[0].y, sum[0].z, sum[0].w};
   float correction[4] = {0.0f, 0.0f, 0.0f, 0.0f};
