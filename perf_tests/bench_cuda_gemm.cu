@@ -277,12 +277,6 @@ int main(int argc, char** argv) {
     using P = decltype(tag);
     entries.push_back({std::string("egemm_") + egemm::policy_traits<P>::name, egemm_method<P>(), true});
   });
-  // The split pass feeding the kernel (EGEMM_SM90_SPLIT=pass) against the kernel's own split, same run.
-  entries.push_back({"egemm_EmulatedFP32_split_pass", [m = egemm_method<egemm::EmulatedFP32>()](Problem& p, int s) {
-                       ::setenv("EGEMM_SM90_SPLIT", "pass", 1);
-                       m(p, s);
-                       ::unsetenv("EGEMM_SM90_SPLIT");
-                     }, true});
   entries.push_back({"egemm_EmulatedFP32_split_only", [](Problem& p, int s) { split_only.split(p.a[s], p.b[s], p.n, p.n, p.n, p.stream); }, false});
 
   const std::vector<int> sizes = {4096, 8192};

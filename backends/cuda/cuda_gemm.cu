@@ -23,7 +23,6 @@
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
 #include "backends/cuda/fused_gemm.hpp"
-#include "backends/cuda/sm90/fused_gemm_tma.hpp"
 #include "backends/cuda/special_values.hpp"
 #include "backends/cuda/split_operand.hpp"
 #include "backends/cuda/tile_config.hpp"
@@ -107,20 +106,14 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   const std::uint32_t* path_word = selects_path ? s.path_word : nullptr;
 
   EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
-  // EmulatedFP32 on Hopper: the FP16 path's kernel splits the operands itself.
-  const bool kernel_splits = selects_path && emulated_fp32_splits_in_kernel(g);
   if constexpr (selects_path) {
-    launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.any_nonfinite,
-                               kernel_splits ? Fp16Pieces::gemm_kernel : Fp16Pieces::split_pass, stream);
+    launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.any_nonfinite, stream);
   } else {
     // Without scaling or a path to choose, the split records the non-finite flags itself.
     static_assert(!traits::scales_rows_and_columns, "row scaling needs the stats pass");
     launch_split_both(g.a_rows(), g.b_cols(), traits::split, false, s.a, s.b, nullptr, s.any_nonfinite, stream);
   }
-  if (kernel_splits) {
-    launch_emulated_fp32_splitting_gemm(s.a, s.b, g, path_word, stream);
-    launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::tf32_full_range, stream);
-  } else if (selects_path) {
+  if (selects_path) {
     launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::fp16_scaled, stream);
     launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::tf32_full_range, stream);
   } else {

@@ -12,7 +12,6 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/sm90/tiles_128x128.cu
   ${_cuda_dir}/sm90/tiles_128x64.cu
   ${_cuda_dir}/sm90/tiles_64x128.cu
-  ${_cuda_dir}/sm90/split_in_kernel.cu
   ${_cuda_dir}/sm90/tensor_maps.cu
   ${_cuda_dir}/sm90/hopper_resources.cu
   ${_cuda_dir}/special_values.cu
@@ -27,4 +26,4 @@ target_compile_options(egemm PRIVATE
   $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xptxas=-warn-spills -lineinfo>)
 set_source_files_properties(${_cuda_dir}/fused_gemm.cu ${_cuda_dir}/split_kernels.cu ${_cuda_dir}/sm90/fused_gemm_tma.cu
   ${_cuda_dir}/sm90/tiles_128x128.cu ${_cuda_dir}/sm90/tiles_128x64.cu ${_cuda_dir}/sm90/tiles_64x128.cu
-  ${_cuda_dir}/sm90/split_in_kernel.cu PROPERTIES COMPILE_OPTIONS "-Xptxas=-v")
+  PROPERTIES COMPILE_OPTIONS "-Xptxas=-v")

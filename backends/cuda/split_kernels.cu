@@ -70,9 +70,6 @@ __device__ __forceinline__ void record_verdicts(const SplitOperand& op, std::uin
     stats.max_bits = op.max_abs_bits[row];
     stats.min_inv = op.min_abs_inv_bits[row];
     record_row_verdict(op, row, stats.range(), path_word);
-    // The FP16 path's scale: the split pass writes it again (0 on the TF32
-    // path); a gemm kernel that splits its operands itself reads it from here.
-    op.exponent[row] = numerics::range_exponent(stats.range().max_abs);
   }
 }
 
@@ -117,13 +114,12 @@ __device__ void record_nonfinite(const float (&x)[per_thread], index_t row, inde
 // on the full-range path, nothing on the native one.
 template <SplitRule Rule, bool ScaleRows, bool RecordsNonfinite>
 __device__ __forceinline__ void split_panel_of(const OperandRows& src, const SplitOperand& dst,
-                                               const std::uint32_t* path_word, std::uint32_t* any_nonfinite,
-                                               unsigned panel_row, unsigned panel_depth) {
+                                               const std::uint32_t* path_word, std::uint32_t* any_nonfinite) {
   const EmulationPath path = path_word == nullptr ? EmulationPath::fp16_scaled : path_from_word(*path_word);
   if (path == EmulationPath::native_fp32) return;
   const bool tf32 = Rule == SplitRule::tf32 || path == EmulationPath::tf32_full_range;
 
-  const index_t r0 = static_cast<index_t>(panel_row) * panel_rows, p0 = static_cast<index_t>(panel_depth) * panel_k;
+  const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
   if (r0 >= dst.rows_pad || p0 >= dst.depth_pad) return;  // the grid spans the larger operand
   __shared__ Panel panel;
   load_panel(src, r0, p0, panel);
@@ -134,7 +130,7 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
   int e = 0;
   if (ScaleRows && !tf32 && row < src.rows)
     e = numerics::range_exponent(numerics::bits_to_float(dst.max_abs_bits[row]));
-  if (panel_depth == 0 && q == 0) dst.exponent[row] = e;
+  if (blockIdx.y == 0 && q == 0) dst.exponent[row] = e;
 
   float x[per_thread];
   read_row_values(panel, r, q, e, x);
@@ -146,30 +142,9 @@ template <SplitRule Rule, bool ScaleRows, bool RecordsNonfinite>
 __global__ void __launch_bounds__(split_threads) split_kernel(const OperandPair ops, const std::uint32_t* path_word,
                                                               std::uint32_t* any_nonfinite) {
   if (blockIdx.z == 0)
-    split_panel_of<Rule, ScaleRows, RecordsNonfinite>(ops.src[0], ops.dst[0], path_word, any_nonfinite, blockIdx.x,
-                                                      blockIdx.y);
+    split_panel_of<Rule, ScaleRows, RecordsNonfinite>(ops.src[0], ops.dst[0], path_word, any_nonfinite);
   else
-    split_panel_of<Rule, ScaleRows, RecordsNonfinite>(ops.src[1], ops.dst[1], path_word, any_nonfinite, blockIdx.x,
-                                                      blockIdx.y);
-}
-
-// EmulatedFP32 whose FP16 pieces the gemm kernel makes itself: the TF32
-// pieces, only if the device chose the full-range path. A few blocks per SM
-// walk the panels (`panels`: x, y per operand), so that the usual case, with
-// nothing to do, costs one short launch rather than a grid of panels.
-__global__ void __launch_bounds__(split_threads) tf32_split_if_chosen_kernel(const OperandPair ops,
-                                                                              const std::uint32_t* path_word,
-                                                                              const dim3 panels) {
-  if (path_from_word(*path_word) != EmulationPath::tf32_full_range) return;
-  const unsigned per_operand = panels.x * panels.y;
-  for (unsigned i = blockIdx.x; i < 2 * per_operand; i += gridDim.x) {
-    const unsigned j = i % per_operand;
-    if (i < per_operand)
-      split_panel_of<SplitRule::tf32, false, false>(ops.src[0], ops.dst[0], path_word, nullptr, j % panels.x, j / panels.x);
-    else
-      split_panel_of<SplitRule::tf32, false, false>(ops.src[1], ops.dst[1], path_word, nullptr, j % panels.x, j / panels.x);
-    __syncthreads();  // the next panel reuses the shared-memory panel
-  }
+    split_panel_of<Rule, ScaleRows, RecordsNonfinite>(ops.src[1], ops.dst[1], path_word, any_nonfinite);
 }
 
 template <SplitRule Rule>
@@ -245,26 +220,14 @@ void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, Split
 
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                                 const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* any_nonfinite,
-                                Fp16Pieces fp16_pieces, cudaStream_t stream) {
+                                cudaStream_t stream) {
   const OperandPair both{{a_src, b_src}, {a, b}};
   launch_stats_pass(both, 2, any_nonfinite, stream);
   if (a.rows > 0 || b.rows > 0) {
     path_choice_kernel<<<1, path_choice_threads, 0, stream>>>(a, b, path_word);
     EGEMM_CUDA_CHECK_LAUNCH();
   }
-  if (fp16_pieces == Fp16Pieces::split_pass) {
-    launch_split_pass(both, 2, SplitRule::round_scaled_lo, true, path_word, nullptr, stream);
-    return;
-  }
-  const dim3 a_panels = panel_grid(a.rows_pad, a.depth_pad, 1), b_panels = panel_grid(b.rows_pad, b.depth_pad, 1);
-  const dim3 panels(std::max(a_panels.x, b_panels.x), std::max(a_panels.y, b_panels.y));
-  int device = 0, sms = 0;
-  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const unsigned blocks = std::min(2u * panels.x * panels.y, 8u * static_cast<unsigned>(sms));
-  if (blocks == 0) return;
-  tf32_split_if_chosen_kernel<<<blocks, split_threads, 0, stream>>>(both, path_word, panels);
-  EGEMM_CUDA_CHECK_LAUNCH();
+  launch_split_pass(both, 2, SplitRule::round_scaled_lo, true, path_word, nullptr, stream);
 }
 
 }  // namespace egemm::cuda

@@ -55,12 +55,8 @@ void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, Split
 // max_recomputed_rows in either operand rule the FP16 path out, otherwise the
 // listed rows are flagged for float64 recomputation); the split of both by
 // the chosen path.
-// With Fp16Pieces::gemm_kernel the gemm kernel splits the FP16 path's
-// operands itself (from the exponents the path choice writes): the split
-// pass then runs only if the device chose the TF32 path.
-enum class Fp16Pieces { split_pass, gemm_kernel };
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                                 const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* any_nonfinite,
-                                Fp16Pieces fp16_pieces, cudaStream_t stream);
+                                cudaStream_t stream);
 
 }  // namespace egemm::cuda

@@ -33,7 +33,7 @@ class PresplitOperands {
     reserve(m, n, k);
     const OperandRows ra{A, m, k, 1, m}, rb{B, n, k, k, 1};
     check(cudaMemsetAsync(words_, 0, word_count_ * 4, stream), "memset split stats");
-    cuda::launch_emulated_fp32_split(ra, rb, a, b, path_word, any_nonfinite_, cuda::Fp16Pieces::split_pass, stream);
+    cuda::launch_emulated_fp32_split(ra, rb, a, b, path_word, any_nonfinite_, stream);
   }
 
  private:

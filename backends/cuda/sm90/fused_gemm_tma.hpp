@@ -21,17 +21,6 @@ bool tma_kernel_runs(PolicyId policy);
 void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                            const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream);
 
-// Whether EmulatedFP32's FP16 path can split its operands inside the kernel
-// for this call (hopper::SourceStaging): the TMA kernel runs, TMA reads both
-// operands in place (hopper::tma_reads), and EGEMM_SM90_SPLIT is not "pass".
-bool emulated_fp32_splits_in_kernel(const GemmArgs& g);
-
-// That kernel, on the path word's FP16 path: a and b carry the exponents,
-// flags and padded extents (the stats pass and path choice filled them), not
-// pieces.
-void launch_emulated_fp32_splitting_gemm(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
-                                         const std::uint32_t* path_word, cudaStream_t stream);
-
 // The tile of C one block of the kernel covers, and how many blocks share an SM.
 struct KernelFootprint {
   int bm, bn, blocks_per_sm;

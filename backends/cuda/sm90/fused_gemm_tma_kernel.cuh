@@ -418,57 +418,6 @@ __device__ __forceinline__ void release(const StageRing<Tile>& ring, int stage, 
   }
 }
 
-// A consumer warpgroup's work: for each of the block's stretches, every
-// k-tile's terms as its stage lands, each stage handed back once the next
-// k-tile's wgmmas are issued, then the epilogue (whole tiles) or the partial
-// sums (tail stretches). Whoever fills the ring (TMA of split pieces, or the
-// in-kernel split) signals `full` and waits on `empty` the same way.
-template <class Policy, class Tile>
-__device__ __forceinline__ void consume(const StageRing<Tile>& ring, const TileSchedule<Tile>& schedule,
-                                        const FusedGemmParams& p, const StreamKArgs& sk, int k_tiles, int consumer,
-                                        int thread) {
-  WarpgroupAccumulators<Policy, Tile> acc;
-  RingCursor at;
-  for (auto s = schedule.first(k_tiles); s.k_begin < s.k_end; s = schedule.next(s, k_tiles)) {
-    acc.zero_main();
-    const TileCoord tile = schedule[s.order];
-    const index_t row0 = static_cast<index_t>(tile.m) * Tile::bm + consumer * 64;
-    const index_t col0 = static_cast<index_t>(tile.n) * Tile::bn;
-    if (s.part < 0) prefetch_epilogue_data<Policy, Tile>(p, row0, col0, thread);
-    int previous = 0;
-    for (int kt = s.k_begin; kt < s.k_end; ++kt) {
-      mbarrier_wait(ring.full(at.stage), at.phase);
-      std::uint32_t a[2], b[2];
-#pragma unroll
-      for (int piece = 0; piece < 2; ++piece) {
-        const int q = piece < Tile::pieces ? piece : 0;
-        a[piece] = smem_u32(ring.a(at.stage, q)) + consumer * 64 * 128;  // this warpgroup's 64 rows
-        b[piece] = smem_u32(ring.b(at.stage, q));
-      }
-      acc.k_tile(a, b, kt - s.k_begin, s.k_end - s.k_begin);
-      // k-tile kt - 1's wgmmas have completed: its stage goes back to the producer.
-      if (kt > s.k_begin) release(ring, previous, thread);
-      previous = at.stage;
-      at.advance<Tile::stages>();
-    }
-    wgmma_wait<0>();
-    acc.fence_all();
-    release(ring, previous, thread);  // the producer may load the next tile's k-tiles meanwhile
-    if (s.part < 0)
-      epilogue<Policy, Tile>(acc, p, row0, col0, thread);
-    else
-      store_partial(acc, partial_sums<Policy, Tile>(sk, 2 * schedule.slot + s.part, schedule.rank, consumer), thread);
-  }
-}
-
-// The shared memory the kernel was given, from its first 1024-byte boundary
-// (the 128B swizzle's atom). Offsetting the array itself, not an integer,
-// keeps the pointer in the shared state space: C++ accesses through it
-// compile to LDS/STS rather than generic LD/ST.
-__device__ __forceinline__ unsigned char* aligned_smem(unsigned char* raw) {
-  return raw + ((1024 - (smem_u32(raw) & 1023)) & 1023);
-}
-
 template <class Policy, class Tile>
 __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     tma_wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_hi, const __grid_constant__ CUtensorMap a_lo,
@@ -480,7 +429,8 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   if (!path_selected(p.path_word, p.path)) return;  // EmulatedFP32 chose another path on the device
   extern __shared__ unsigned char smem_raw[];
-  const StageRing<Tile> ring{aligned_smem(smem_raw)};
+  const StageRing<Tile> ring{reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
+                                                              ~static_cast<std::uintptr_t>(1023))};
   const int warpgroup = threadIdx.x / 128, thread = threadIdx.x % 128;
   // A cluster takes pairs of m-tiles (with an odd count the last pair's
   // second block reads zeros past op(A) and writes nothing).
@@ -516,7 +466,39 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     return;
   }
   setmaxnreg_inc<Tile::consumer_registers>();
-  consume<Policy, Tile>(ring, schedule, p, sk, k_tiles, warpgroup - 1, thread);
+  const int consumer = warpgroup - 1;
+  WarpgroupAccumulators<Policy, Tile> acc;
+  RingCursor at;
+  for (auto s = schedule.first(k_tiles); s.k_begin < s.k_end; s = schedule.next(s, k_tiles)) {
+    acc.zero_main();
+    const TileCoord tile = schedule[s.order];
+    const index_t row0 = static_cast<index_t>(tile.m) * Tile::bm + consumer * 64;
+    const index_t col0 = static_cast<index_t>(tile.n) * Tile::bn;
+    if (s.part < 0) prefetch_epilogue_data<Policy, Tile>(p, row0, col0, thread);
+    int previous = 0;
+    for (int kt = s.k_begin; kt < s.k_end; ++kt) {
+      mbarrier_wait(ring.full(at.stage), at.phase);
+      std::uint32_t a[2], b[2];
+#pragma unroll
+      for (int piece = 0; piece < 2; ++piece) {
+        const int q = piece < Tile::pieces ? piece : 0;
+        a[piece] = smem_u32(ring.a(at.stage, q)) + consumer * 64 * 128;  // this warpgroup's 64 rows
+        b[piece] = smem_u32(ring.b(at.stage, q));
+      }
+      acc.k_tile(a, b, kt - s.k_begin, s.k_end - s.k_begin);
+      // k-tile kt - 1's wgmmas have completed: its stage goes back to the producer.
+      if (kt > s.k_begin) release(ring, previous, thread);
+      previous = at.stage;
+      at.advance<Tile::stages>();
+    }
+    wgmma_wait<0>();
+    acc.fence_all();
+    release(ring, previous, thread);  // the producer may load the next tile's k-tiles meanwhile
+    if (s.part < 0)
+      epilogue<Policy, Tile>(acc, p, row0, col0, thread);
+    else
+      store_partial(acc, partial_sums<Policy, Tile>(sk, 2 * schedule.slot + s.part, schedule.rank, consumer), thread);
+  }
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
 #endif
 }

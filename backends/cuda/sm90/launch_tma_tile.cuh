@@ -13,7 +13,6 @@
 #include "backends/cuda/per_device.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma_kernel.cuh"
-#include "backends/cuda/sm90/split_in_kernel.cuh"
 #include "backends/cuda/sm90/tensor_maps.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
 #include "backends/cuda/tile_config.hpp"
@@ -21,34 +20,19 @@
 
 namespace egemm::cuda::hopper {
 
-// Where the kernel's FP16 pieces come from: the split pass (TMA loads them),
-// or the kernel's own producer warpgroup (split_in_kernel.cuh).
-enum class PieceSource { split_pass, in_kernel };
-
-template <class Policy, class Tile, PieceSource Source = PieceSource::split_pass>
+template <class Policy, class Tile>
 constexpr auto kernel_of() {
-  if constexpr (Source == PieceSource::split_pass)
-    return tma_wgmma_gemm_kernel<Policy, Tile>;
-  else
-    return tma_wgmma_split_gemm_kernel<Policy, Tile>;
-}
-
-template <class Tile, PieceSource Source>
-constexpr int smem_bytes_of() {
-  if constexpr (Source == PieceSource::split_pass)
-    return Tile::smem_bytes;
-  else
-    return SourceStaging<Tile>::smem_bytes;
+  return tma_wgmma_gemm_kernel<Policy, Tile>;
 }
 
 // A launch of `blocks` blocks of the tile, in clusters of Tile::cluster
 // (`cluster` holds the attribute the config points to).
-template <class Tile, PieceSource Source = PieceSource::split_pass>
+template <class Tile>
 cudaLaunchConfig_t tile_launch_config(long long blocks, cudaStream_t stream, cudaLaunchAttribute& cluster) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(blocks));
   config.blockDim = dim3(Tile::threads);
-  config.dynamicSmemBytes = smem_bytes_of<Tile, Source>();
+  config.dynamicSmemBytes = Tile::smem_bytes;
   config.stream = stream;
   cluster = cudaLaunchAttribute{};
   cluster.id = cudaLaunchAttributeClusterDimension;
@@ -64,21 +48,20 @@ cudaLaunchConfig_t tile_launch_config(long long blocks, cudaStream_t stream, cud
 // clusters, whole clusters as the GPCs can place them: a persistent grid of
 // SMs / 2 pairs overshoots on a GPU whose GPCs cannot all be paired, and
 // the pairs that do not fit start only when others have done all their tiles.
-template <class Policy, class Tile, PieceSource Source = PieceSource::split_pass>
+template <class Policy, class Tile>
 int resident_blocks() {
   static PerDevice<int> per_device;
   return per_device.get([](int device) {
     int sms = 0;
     EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const int blocks = sms * cuda::resident_blocks_per_sm(kernel_of<Policy, Tile, Source>(), Tile::threads,
-                                                          smem_bytes_of<Tile, Source>());
+    const int blocks = sms * cuda::resident_blocks_per_sm(kernel_of<Policy, Tile>(), Tile::threads, Tile::smem_bytes);
     if constexpr (Tile::cluster == 1) {
       return blocks;
     } else {
       cudaLaunchAttribute cluster;
-      const cudaLaunchConfig_t config = tile_launch_config<Tile, Source>(Tile::cluster, nullptr, cluster);
+      const cudaLaunchConfig_t config = tile_launch_config<Tile>(Tile::cluster, nullptr, cluster);
       int clusters = 0;
-      EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel_of<Policy, Tile, Source>(), &config));
+      EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel_of<Policy, Tile>(), &config));
       return std::min(blocks, clusters * Tile::cluster);
     }
   });
@@ -103,23 +86,25 @@ bool split_tail(const GemmArgs& g) {
       .splits_tail;
 }
 
-// The persistent launch of Source's kernel with `maps` (its arguments before
-// the parameters), the stream-K tail where the model (or EGEMM_SM90_STREAM_K)
-// takes it, and the tail's fixup behind it.
-template <class Policy, class Tile, PieceSource Source, class... Maps>
-void launch_persistent(const TmaLaunch& l, const Maps&... maps) {
-  const auto kernel = kernel_of<Policy, Tile, Source>();
-  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes_of<Tile, Source>()));
+template <class Policy, class Tile>
+void launch_tma_tile(const TmaLaunch& l) {
+  const auto kernel = kernel_of<Policy, Tile>();
+  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::smem_bytes));
 
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple % Tile::bk == 0, "k padding fits the k-tile");
   FusedGemmParams p = fused_gemm_params(l.a, l.b, l.g, l.path_word, l.path, Tile::bm, Tile::bn);
   if (const char* group = std::getenv("EGEMM_SM90_GROUP")) p.raster_group = std::max(1, std::atoi(group));  // A/B timing
 
+  // One-piece policies have no lo: their unused maps repeat hi.
+  constexpr int e = Tile::element_bytes;
+  const CUtensorMap a_hi = piece_map(l.a.piece[0], l.a, Tile::bm, e);
+  const CUtensorMap b_hi = piece_map(l.b.piece[0], l.b, Tile::b_box_rows, e);
+  const CUtensorMap a_lo = Tile::pieces > 1 ? piece_map(l.a.piece[1], l.a, Tile::bm, e) : a_hi;
+  const CUtensorMap b_lo = Tile::pieces > 1 ? piece_map(l.b.piece[1], l.b, Tile::b_box_rows, e) : b_hi;
   // Persistent: slots (clusters of Tile::cluster blocks) take tiles (pairs of m-tiles) in turn.
   const int work = (p.tiles_m + Tile::cluster - 1) / Tile::cluster * p.tiles_n;
-  const int resident = resident_blocks<Policy, Tile, Source>();
-  const int slots = std::min(work, persistent_blocks() ? std::max(1, resident / Tile::cluster) : work);
+  const int slots = std::min(work, persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work);
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
   StreamKArgs sk{split_tail<Policy, Tile>(l.g) ? model::StreamKTail::split_rest(work, slots, k_tiles)
                                                : model::StreamKTail::whole_tiles(work, slots, k_tiles),
@@ -132,36 +117,13 @@ void launch_persistent(const TmaLaunch& l, const Maps&... maps) {
     sk.partials = reinterpret_cast<float*>(partials->data());
   }
   cudaLaunchAttribute cluster;
-  const cudaLaunchConfig_t config =
-      tile_launch_config<Tile, Source>(static_cast<long long>(slots) * Tile::cluster, l.stream, cluster);
-  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, maps..., p, sk));
+  const cudaLaunchConfig_t config = tile_launch_config<Tile>(static_cast<long long>(slots) * Tile::cluster, l.stream, cluster);
+  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p, sk));
   if (sk.tail.splits()) {
     constexpr int blocks_per_tile = Tile::cluster * Tile::consumers * Tile::bn / 8;  // one per consumer and n8 block
     stream_k_fixup_kernel<Policy, Tile><<<sk.tail.rest() * blocks_per_tile, 128, 0, l.stream>>>(p, sk);
     EGEMM_CUDA_CHECK(cudaGetLastError());
   }
-}
-
-// The kernel over the split pass's pieces (l.a, l.b).
-template <class Policy, class Tile>
-void launch_tma_tile(const TmaLaunch& l) {
-  // One-piece policies have no lo: their unused maps repeat hi.
-  constexpr int e = Tile::element_bytes;
-  const CUtensorMap a_hi = piece_map(l.a.piece[0], l.a, Tile::bm, e);
-  const CUtensorMap b_hi = piece_map(l.b.piece[0], l.b, Tile::b_box_rows, e);
-  const CUtensorMap a_lo = Tile::pieces > 1 ? piece_map(l.a.piece[1], l.a, Tile::bm, e) : a_hi;
-  const CUtensorMap b_lo = Tile::pieces > 1 ? piece_map(l.b.piece[1], l.b, Tile::b_box_rows, e) : b_hi;
-  launch_persistent<Policy, Tile, PieceSource::split_pass>(l, a_hi, a_lo, b_hi, b_lo);
-}
-
-// The kernel that splits op(A) and op(B)^T (FP32, in place: tma_reads) itself.
-template <class Policy, class Tile>
-void launch_tma_split_tile(const TmaLaunch& l) {
-  const OperandRows a = l.g.a_rows(), b = l.g.b_cols();
-  constexpr int k = SourceStaging<Tile>::k;
-  const CUtensorMap a_source = source_map(a, Tile::bm, k), b_source = source_map(b, Tile::bn, k);
-  const SourceLayout layout{source_rows_contiguous(a), source_rows_contiguous(b)};
-  launch_persistent<Policy, Tile, PieceSource::in_kernel>(l, a_source, b_source, layout);
 }
 
 // Candidate `Index` of emulated_fp32_tiles as a kernel tile.

@@ -55,20 +55,6 @@ __device__ __forceinline__ std::uint32_t cluster_cta_rank() {
   return r;
 }
 
-// Makes this thread's ordinary shared-memory stores visible to the async
-// proxy (wgmma's operand reads), before the barrier that announces them.
-__device__ __forceinline__ void fence_proxy_async_shared() {
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
-// A barrier among `Threads` threads (whole warps) of the block: named barrier
-// `Id`, so the other warpgroups run on (barrier 0 is __syncthreads').
-template <int Id, int Threads>
-__device__ __forceinline__ void named_barrier_sync() {
-  static_assert(Id > 0 && Id < 16 && Threads % 32 == 0, "a named barrier over whole warps");
-  asm volatile("bar.sync %0, %1;\n" ::"n"(Id), "n"(Threads) : "memory");
-}
-
 // Spins until the phase of parity `parity` has completed (try_wait suspends
 // the thread for a while in hardware, so the loop does not hammer the barrier).
 __device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
