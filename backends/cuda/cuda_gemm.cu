@@ -22,11 +22,10 @@
 #include "backends/cuda/cublas_native.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
+#include "backends/cuda/entry_fixups.hpp"
 #include "backends/cuda/fused_gemm.hpp"
-#include "backends/cuda/special_values.hpp"
 #include "backends/cuda/split_operand.hpp"
 #include "backends/cuda/tile_config.hpp"
-#include "backends/cuda/wide_rows.hpp"
 #include "egemm/path_selection.hpp"
 #include "backends/cuda/workspace.hpp"
 #include "egemm/errors.hpp"
@@ -56,6 +55,7 @@ struct SplitPair {
   std::size_t stats_bytes = 0;
   std::uint32_t* any_nonfinite = nullptr;
   std::uint32_t* path_word = nullptr;
+  std::uint32_t* verdict_blocks = nullptr;  // the path choice's blocks count themselves here
 };
 
 SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::size_t piece_bytes) {
@@ -71,9 +71,9 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
       op->piece[piece] = carver.take<unsigned char>(static_cast<std::size_t>(op->rows_pad * op->depth_pad) * piece_bytes);
     op->exponent = carver.take<int>(static_cast<std::size_t>(op->rows_pad));
   }
-  // Per operand: 3 words per row, the wide-row count and list; then two flags.
+  // Per operand: 3 words per row, the wide-row count and list; then two flags and a counter.
   const index_t words_a = 3 * g.m + 1 + max_recomputed_rows(g.m), words_b = 3 * g.n + 1 + max_recomputed_rows(g.n);
-  const std::size_t words = static_cast<std::size_t>(words_a + words_b + 2);
+  const std::size_t words = static_cast<std::size_t>(words_a + words_b + 3);
   s.stats = carver.take<std::uint32_t>(words);
   s.stats_bytes = words * sizeof(std::uint32_t);
   if (s.stats != nullptr) {
@@ -88,6 +88,7 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
     }
     s.any_nonfinite = w;
     s.path_word = w + 1;
+    s.verdict_blocks = w + 2;
   }
   return s;
 }
@@ -107,7 +108,8 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
 
   EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
   if constexpr (selects_path) {
-    launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.any_nonfinite, stream);
+    launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.verdict_blocks, s.any_nonfinite,
+                               stream);
   } else {
     // Without scaling or a path to choose, the split records the non-finite flags itself.
     static_assert(!traits::scales_rows_and_columns, "row scaling needs the stats pass");
@@ -119,8 +121,7 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   } else {
     launch_fused_gemm(traits::id, s.a, s.b, g, nullptr, EmulationPath::fp16_scaled, stream);
   }
-  launch_special_value_fixup(g, s.a.nonfinite, s.b.nonfinite, s.any_nonfinite, path_word, stream);
-  if (selects_path) launch_wide_row_recompute(g, s.a, s.b, path_word, stream);
+  launch_entry_fixups(g, s.a, s.b, s.any_nonfinite, path_word, stream);
 }
 
 // EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every

@@ -14,8 +14,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/sm90/tiles_64x128.cu
   ${_cuda_dir}/sm90/tensor_maps.cu
   ${_cuda_dir}/sm90/hopper_resources.cu
-  ${_cuda_dir}/special_values.cu
-  ${_cuda_dir}/wide_rows.cu
+  ${_cuda_dir}/entry_fixups.cu
   ${_cuda_dir}/cublas_native.cu
   ${_cuda_dir}/crossover_rates.cu
   ${_cuda_dir}/cuda_gemm.cu)

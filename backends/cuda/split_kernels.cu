@@ -22,7 +22,7 @@ namespace {
 
 using namespace split_panel;
 
-constexpr int path_choice_threads = 1024;
+constexpr int path_choice_threads = 256;
 
 // One or two operands of a launch. The kernels pick theirs by blockIdx.z with
 // a branch to constant indices: an index computed at run time would copy the
@@ -63,26 +63,36 @@ __global__ void __launch_bounds__(split_threads) row_stats_kernel(const OperandP
     row_stats(ops.src[1], ops.dst[1], any_nonfinite);
 }
 
-__device__ __forceinline__ void record_verdicts(const SplitOperand& op, std::uint32_t* path_word) {
-#pragma unroll 4
-  for (index_t row = threadIdx.x; row < op.rows; row += blockDim.x) {
-    RowStats stats;
-    stats.max_bits = op.max_abs_bits[row];
-    stats.min_inv = op.min_abs_inv_bits[row];
-    record_row_verdict(op, row, stats.range(), path_word);
-  }
+// Row `row` of both operands' rows in turn (op(A)'s, then op(B)^T's): its
+// range verdict, from the stats pass's words.
+__device__ __forceinline__ void record_verdict(const SplitOperand& a, const SplitOperand& b, index_t row,
+                                               std::uint32_t* path_word) {
+  const SplitOperand& op = row < a.rows ? a : b;
+  if (row >= a.rows) row -= a.rows;
+  if (row >= op.rows) return;
+  RowStats stats;
+  stats.max_bits = op.max_abs_bits[row];
+  stats.min_inv = op.min_abs_inv_bits[row];
+  record_row_verdict(op, row, stats.range(), path_word);
 }
 
-// One block: every row's range verdict of both operands, then (after the
-// block's barrier, so every count and list entry is in) the settlement: too
+// Every row's range verdict, a row per thread over as many blocks as it
+// takes; the last block to finish (counted on *blocks_done) settles: too
 // many wide rows in either operand rule out the FP16 path; otherwise the
-// listed rows are flagged for float64 recomputation. One launch where a
-// verdict per operand and a settling kernel took three.
+// listed rows are flagged for float64 recomputation. One launch, and no
+// single block walking 2 x 16384 rows one load after another (~9 us at
+// 4096^3, growing with the size).
 __global__ void __launch_bounds__(path_choice_threads) path_choice_kernel(const SplitOperand a, const SplitOperand b,
-                                                                          std::uint32_t* path_word) {
-  record_verdicts(a, path_word);
-  record_verdicts(b, path_word);
+                                                                          std::uint32_t* path_word,
+                                                                          std::uint32_t* blocks_done) {
+  record_verdict(a, b, static_cast<index_t>(blockIdx.x) * path_choice_threads + threadIdx.x, path_word);
+  __threadfence();  // this block's counts and list entries before its arrival
   __syncthreads();
+  __shared__ bool last;
+  if (threadIdx.x == 0) last = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
   const std::uint32_t wide_a = __ldcg(a.wide_count), wide_b = __ldcg(b.wide_count);  // L2: the atomics' results
   if (wide_a > static_cast<std::uint32_t>(max_recomputed_rows(a.rows)) ||
       wide_b > static_cast<std::uint32_t>(max_recomputed_rows(b.rows))) {
@@ -219,12 +229,14 @@ void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, Split
 }
 
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
-                                const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* any_nonfinite,
-                                cudaStream_t stream) {
+                                const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* verdict_blocks,
+                                std::uint32_t* any_nonfinite, cudaStream_t stream) {
   const OperandPair both{{a_src, b_src}, {a, b}};
   launch_stats_pass(both, 2, any_nonfinite, stream);
   if (a.rows > 0 || b.rows > 0) {
-    path_choice_kernel<<<1, path_choice_threads, 0, stream>>>(a, b, path_word);
+    const index_t blocks = (a.rows + b.rows + path_choice_threads - 1) / path_choice_threads;
+    path_choice_kernel<<<static_cast<unsigned>(blocks), path_choice_threads, 0, stream>>>(a, b, path_word,
+                                                                                         verdict_blocks);
     EGEMM_CUDA_CHECK_LAUNCH();
   }
   launch_split_pass(both, 2, SplitRule::round_scaled_lo, true, path_word, nullptr, stream);

@@ -49,14 +49,15 @@ void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, Split
                        std::uint32_t* any_nonfinite, cudaStream_t stream);
 
 // EmulatedFP32's whole split of op(A) and op(B)^T as its gemm runs it (stats
-// words, *path_word and *any_nonfinite zero on entry), three launches: the
-// stats pass of both operands; the path choice (every row's range verdict
-// folded into *path_word, the wide rows counted and listed; more than
+// words, *path_word, *verdict_blocks and *any_nonfinite zero on entry), three
+// launches: the stats pass of both operands; the path choice (every row's
+// range verdict folded into *path_word, the wide rows counted and listed; its
+// blocks count themselves on *verdict_blocks and the last settles: more than
 // max_recomputed_rows in either operand rule the FP16 path out, otherwise the
 // listed rows are flagged for float64 recomputation); the split of both by
 // the chosen path.
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
-                                const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* any_nonfinite,
-                                cudaStream_t stream);
+                                const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* verdict_blocks,
+                                std::uint32_t* any_nonfinite, cudaStream_t stream);
 
 }  // namespace egemm::cuda

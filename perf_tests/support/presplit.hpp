@@ -33,7 +33,7 @@ class PresplitOperands {
     reserve(m, n, k);
     const OperandRows ra{A, m, k, 1, m}, rb{B, n, k, k, 1};
     check(cudaMemsetAsync(words_, 0, word_count_ * 4, stream), "memset split stats");
-    cuda::launch_emulated_fp32_split(ra, rb, a, b, path_word, any_nonfinite_, stream);
+    cuda::launch_emulated_fp32_split(ra, rb, a, b, path_word, path_word + 1, any_nonfinite_, stream);
   }
 
  private:
@@ -52,7 +52,7 @@ class PresplitOperands {
     const index_t logical[2] = {m, n};
     const std::size_t pieces_bytes = 2 * 4 * static_cast<std::size_t>((rows[0] + rows[1]) * depth);
     const std::size_t stats_words = 3 * static_cast<std::size_t>(m + n) + 2 + max_recomputed_rows(m) + max_recomputed_rows(n);
-    word_count_ = stats_words + 2;
+    word_count_ = stats_words + 3;  // + any-nonfinite flag, path word, the path choice's block counter
     check(cudaMalloc(&memory_, pieces_bytes + 4 * static_cast<std::size_t>(rows[0] + rows[1]) + 4 * word_count_),
           "cudaMalloc split operands");
     auto* bytes = static_cast<unsigned char*>(memory_);

@@ -1,0 +1,45 @@
+#include "backends/cuda/entry_fixups.hpp"
+
+#include <algorithm>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/per_device.hpp"
+#include "backends/cuda/special_values.cuh"
+#include "backends/cuda/wide_rows.cuh"
+
+namespace egemm::cuda {
+namespace {
+
+constexpr int fixup_threads = 256;
+
+__global__ void __launch_bounds__(fixup_threads) entry_fixups_kernel(const GemmArgs g, const SplitOperand a,
+                                                                     const SplitOperand b,
+                                                                     const std::uint32_t* any_nonfinite,
+                                                                     const std::uint32_t* path_word) {
+  special_value_entries(g, a.nonfinite, b.nonfinite, any_nonfinite, path_word, blockIdx.x, gridDim.x);
+  if (path_word == nullptr || path_from_word(*path_word) != EmulationPath::fp16_scaled) return;
+  wide_row_entries(g, a, b, blockIdx.x, gridDim.x);
+  wide_column_entries(g, a, b, blockIdx.x, gridDim.x);
+}
+
+// Two blocks per SM: enough for the rare work, cheap when there is none.
+unsigned fixup_blocks() {
+  static PerDevice<int> per_device;
+  return static_cast<unsigned>(per_device.get([](int device) {
+    int sms = 0;
+    EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return 2 * sms;
+  }));
+}
+
+}  // namespace
+
+void launch_entry_fixups(const GemmArgs& g, const SplitOperand& a, const SplitOperand& b,
+                         const std::uint32_t* any_nonfinite, const std::uint32_t* path_word, cudaStream_t stream) {
+  const index_t needed = (g.m * g.n + fixup_threads - 1) / fixup_threads;
+  const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min<index_t>(needed, fixup_blocks())));
+  entry_fixups_kernel<<<blocks, fixup_threads, 0, stream>>>(g, a, b, any_nonfinite, path_word);
+  EGEMM_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace egemm::cuda
