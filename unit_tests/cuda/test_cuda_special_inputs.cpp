@@ -177,6 +177,36 @@ TEST(CudaEmulatedFP32, AFewWideRowsAreRecomputedInFloat64) {
   }
 }
 
+// Nearly as many wide rows and columns as the FP16 path recomputes (63 of
+// 4096 / 64 each: one spare, should a uniform draw be wide by chance), on a C
+// large enough that the fixup's blocks each take several (line, span) items:
+// every recomputed entry bit for bit the host's float64_entry.
+TEST(CudaEmulatedFP32, ManyWideRowsAndColumnsSpreadOverTheFixupBlocks) {
+  EGEMM_REQUIRE_GPU();
+  std::mt19937_64 gen(test::fresh_seed());
+  const index_t m = 4096, n = 4096, k = 96;
+  Matrix a = test::random_matrix(m, k, gen()), b = test::random_matrix(k, n, gen());
+  std::vector<index_t> wide;
+  for (index_t q = 0; q + 1 < max_recomputed_rows(m); ++q) wide.push_back(64 * q + q % 64);
+  for (index_t i : wide) a(i, i % k) = 3e-12f;
+  for (index_t j : wide) b((j * 7) % k, j) = -2e-13f;
+  ASSERT_EQ(emulated_fp32_path('N', 'N', m, n, k, a.ptr(), a.ld, b.ptr(), b.ld), EmulationPath::fp16_scaled);
+  Matrix c = test::random_matrix(m, n, gen());
+  const GemmArgs g = make_gemm_args("test", 'N', 'N', m, n, k, 1.25f, a.ptr(), a.ld, b.ptr(), b.ld, 0.5f, c.ptr(), c.ld);
+  const std::vector<float> c_before = c.data;
+  test::run_on_device(EmulatedFP32{}, g, nullptr);
+  auto float64_entry = [&](index_t i, index_t j) {
+    double sum = 0.0;
+    for (index_t p = 0; p < k; ++p) sum = std::fma(static_cast<double>(a(i, p)), static_cast<double>(b(p, j)), sum);
+    return std::fma(1.25f, static_cast<float>(sum), 0.5f * c_before[g.c_offset(i, j)]);
+  };
+  for (index_t line : wide)
+    for (index_t other = 0; other < m; ++other) {
+      ASSERT_EQ(c(line, other), float64_entry(line, other)) << "wide row " << line << ", column " << other;
+      ASSERT_EQ(c(other, line), float64_entry(other, line)) << "row " << other << ", wide column " << line;
+    }
+}
+
 // A magnitude beyond TF32's largest finite value: the plain FP32 path.
 TEST(CudaEmulatedFP32, HugeMagnitudesTakeTheNativePath) {
   EGEMM_REQUIRE_GPU();
