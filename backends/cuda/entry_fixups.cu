@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/dependent_launch.hpp"
 #include "backends/cuda/per_device.hpp"
 #include "backends/cuda/special_values.cuh"
 #include "backends/cuda/wide_rows.cuh"
@@ -16,6 +17,8 @@ __global__ void __launch_bounds__(fixup_threads) entry_fixups_kernel(const GemmA
                                                                      const SplitOperand b,
                                                                      const std::uint32_t* any_nonfinite,
                                                                      const std::uint32_t* path_word) {
+  wait_for_previous_kernel();
+  allow_next_kernel();
   special_value_entries(g, a.nonfinite, b.nonfinite, any_nonfinite, path_word, blockIdx.x, gridDim.x);
   if (path_word == nullptr || path_from_word(*path_word) != EmulationPath::fp16_scaled) return;
   wide_row_entries(g, a, b, blockIdx.x, gridDim.x);
@@ -38,8 +41,7 @@ void launch_entry_fixups(const GemmArgs& g, const SplitOperand& a, const SplitOp
                          const std::uint32_t* any_nonfinite, const std::uint32_t* path_word, cudaStream_t stream) {
   const index_t needed = (g.m * g.n + fixup_threads - 1) / fixup_threads;
   const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min<index_t>(needed, fixup_blocks())));
-  entry_fixups_kernel<<<blocks, fixup_threads, 0, stream>>>(g, a, b, any_nonfinite, path_word);
-  EGEMM_CUDA_CHECK_LAUNCH();
+  launch_dependent(entry_fixups_kernel, blocks, fixup_threads, 0, stream, g, a, b, any_nonfinite, path_word);
 }
 
 }  // namespace egemm::cuda

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/dependent_launch.hpp"
 #include "backends/cuda/emulation_path.hpp"
 #include "backends/cuda/split_operand.hpp"
 #include "backends/cuda/split_panel.cuh"
@@ -57,6 +58,8 @@ __device__ __forceinline__ void row_stats(const OperandRows& src, const SplitOpe
 }
 
 __global__ void __launch_bounds__(split_threads) row_stats_kernel(const OperandPair ops, std::uint32_t* any_nonfinite) {
+  wait_for_previous_kernel();
+  allow_next_kernel();
   if (blockIdx.z == 0)
     row_stats(ops.src[0], ops.dst[0], any_nonfinite);
   else
@@ -85,6 +88,8 @@ __device__ __forceinline__ void record_verdict(const SplitOperand& a, const Spli
 __global__ void __launch_bounds__(path_choice_threads) path_choice_kernel(const SplitOperand a, const SplitOperand b,
                                                                           std::uint32_t* path_word,
                                                                           std::uint32_t* blocks_done) {
+  wait_for_previous_kernel();
+  allow_next_kernel();
   record_verdict(a, b, static_cast<index_t>(blockIdx.x) * path_choice_threads + threadIdx.x, path_word);
   __threadfence();  // this block's counts and list entries before its arrival
   __syncthreads();
@@ -151,6 +156,8 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
 template <SplitRule Rule, bool ScaleRows, bool RecordsNonfinite>
 __global__ void __launch_bounds__(split_threads) split_kernel(const OperandPair ops, const std::uint32_t* path_word,
                                                               std::uint32_t* any_nonfinite) {
+  wait_for_previous_kernel();
+  allow_next_kernel();
   if (blockIdx.z == 0)
     split_panel_of<Rule, ScaleRows, RecordsNonfinite>(ops.src[0], ops.dst[0], path_word, any_nonfinite);
   else
@@ -160,11 +167,12 @@ __global__ void __launch_bounds__(split_threads) split_kernel(const OperandPair 
 template <SplitRule Rule>
 void launch_split_rule(const OperandPair& ops, bool scale_rows, const std::uint32_t* path_word,
                        std::uint32_t* any_nonfinite, dim3 grid, cudaStream_t stream) {
-  if (scale_rows) split_kernel<Rule, true, false><<<grid, split_threads, 0, stream>>>(ops, path_word, nullptr);
+  if (scale_rows)
+    launch_dependent(split_kernel<Rule, true, false>, grid, split_threads, 0, stream, ops, path_word, nullptr);
   else if (any_nonfinite != nullptr)
-    split_kernel<Rule, false, true><<<grid, split_threads, 0, stream>>>(ops, path_word, any_nonfinite);
-  else split_kernel<Rule, false, false><<<grid, split_threads, 0, stream>>>(ops, path_word, nullptr);
-  EGEMM_CUDA_CHECK_LAUNCH();
+    launch_dependent(split_kernel<Rule, false, true>, grid, split_threads, 0, stream, ops, path_word, any_nonfinite);
+  else
+    launch_dependent(split_kernel<Rule, false, false>, grid, split_threads, 0, stream, ops, path_word, nullptr);
 }
 
 // Panels over the larger of the operands' extents; z: the operands.
@@ -235,9 +243,8 @@ void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_s
   launch_stats_pass(both, 2, any_nonfinite, stream);
   if (a.rows > 0 || b.rows > 0) {
     const index_t blocks = (a.rows + b.rows + path_choice_threads - 1) / path_choice_threads;
-    path_choice_kernel<<<static_cast<unsigned>(blocks), path_choice_threads, 0, stream>>>(a, b, path_word,
-                                                                                         verdict_blocks);
-    EGEMM_CUDA_CHECK_LAUNCH();
+    launch_dependent(path_choice_kernel, dim3(static_cast<unsigned>(blocks)), path_choice_threads, 0, stream, a, b,
+                     path_word, verdict_blocks);
   }
   launch_split_pass(both, 2, SplitRule::round_scaled_lo, true, path_word, nullptr, stream);
 }

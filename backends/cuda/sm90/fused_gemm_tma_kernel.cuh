@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "backends/cuda/dependent_launch.hpp"
 #include "backends/cuda/emulation_path.hpp"
 #include "backends/cuda/fold_length.hpp"
 #include "backends/cuda/fused_gemm.hpp"
@@ -427,6 +428,8 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   // empty body that the host never launches (fused_gemm_tma.cu checks the
   // binary's version first).
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  wait_for_previous_kernel();  // the split's pieces, the path word
+  allow_next_kernel();         // the next kernel's blocks take SMs as this one's leave
   if (!path_selected(p.path_word, p.path)) return;  // EmulatedFP32 chose another path on the device
   extern __shared__ unsigned char smem_raw[];
   const StageRing<Tile> ring{reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
@@ -511,6 +514,8 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
 // alpha_beta) with its row's and column's flags and exponents.
 template <class Policy, class Tile>
 __global__ void __launch_bounds__(128) stream_k_fixup_kernel(const FusedGemmParams p, const StreamKArgs sk) {
+  wait_for_previous_kernel();
+  allow_next_kernel();
   if (!path_selected(p.path_word, p.path)) return;
   using traits = policy_traits<Policy>;
   using Acc = WarpgroupAccumulators<Policy, Tile>;

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/dependent_launch.hpp"
 #include "backends/cuda/per_device.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma_kernel.cuh"
@@ -27,20 +28,23 @@ constexpr auto kernel_of() {
 
 // A launch of `blocks` blocks of the tile, in clusters of Tile::cluster
 // (`cluster` holds the attribute the config points to).
+// (`attributes` holds what the config points to: the cluster shape, then
+// the dependent launch after the split, dependent_launch.hpp.)
 template <class Tile>
-cudaLaunchConfig_t tile_launch_config(long long blocks, cudaStream_t stream, cudaLaunchAttribute& cluster) {
+cudaLaunchConfig_t tile_launch_config(long long blocks, cudaStream_t stream, cudaLaunchAttribute (&attributes)[2]) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(blocks));
   config.blockDim = dim3(Tile::threads);
   config.dynamicSmemBytes = Tile::smem_bytes;
   config.stream = stream;
+  cudaLaunchAttribute& cluster = attributes[0];
   cluster = cudaLaunchAttribute{};
   cluster.id = cudaLaunchAttributeClusterDimension;
   cluster.val.clusterDim.x = Tile::cluster;
   cluster.val.clusterDim.y = 1;
   cluster.val.clusterDim.z = 1;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
+  config.attrs = attributes;
+  config.numAttrs = 1 + static_cast<unsigned>(dependent_launch_attribute(attributes[1]));
   return config;
 }
 
@@ -58,8 +62,9 @@ int resident_blocks() {
     if constexpr (Tile::cluster == 1) {
       return blocks;
     } else {
-      cudaLaunchAttribute cluster;
-      const cudaLaunchConfig_t config = tile_launch_config<Tile>(Tile::cluster, nullptr, cluster);
+      cudaLaunchAttribute attributes[2];
+      cudaLaunchConfig_t config = tile_launch_config<Tile>(Tile::cluster, nullptr, attributes);
+      config.numAttrs = 1;  // the cluster shape is what the occupancy query needs
       int clusters = 0;
       EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel_of<Policy, Tile>(), &config));
       return std::min(blocks, clusters * Tile::cluster);
@@ -116,13 +121,13 @@ void launch_tma_tile(const TmaLaunch& l) {
     partials.emplace(sk.tail.partial_buffers() * floats_per_buffer * sizeof(float), l.stream);
     sk.partials = reinterpret_cast<float*>(partials->data());
   }
-  cudaLaunchAttribute cluster;
-  const cudaLaunchConfig_t config = tile_launch_config<Tile>(static_cast<long long>(slots) * Tile::cluster, l.stream, cluster);
+  cudaLaunchAttribute attributes[2];
+  const cudaLaunchConfig_t config =
+      tile_launch_config<Tile>(static_cast<long long>(slots) * Tile::cluster, l.stream, attributes);
   EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p, sk));
   if (sk.tail.splits()) {
     constexpr int blocks_per_tile = Tile::cluster * Tile::consumers * Tile::bn / 8;  // one per consumer and n8 block
-    stream_k_fixup_kernel<Policy, Tile><<<sk.tail.rest() * blocks_per_tile, 128, 0, l.stream>>>(p, sk);
-    EGEMM_CUDA_CHECK(cudaGetLastError());
+    launch_dependent(stream_k_fixup_kernel<Policy, Tile>, dim3(sk.tail.rest() * blocks_per_tile), 128, 0, l.stream, p, sk);
   }
 }
 
