@@ -22,6 +22,7 @@
 #include "backends/cuda/cublas_native.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
+#include "backends/cuda/device_facts.hpp"
 #include "backends/cuda/entry_fixups.hpp"
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/split_operand.hpp"
@@ -38,14 +39,14 @@ index_t round_up(index_t v, index_t multiple) { return (v + multiple - 1) / mult
 
 // The kernels are built for sm_80 and newer (mma.sync.m16n8k16, cp.async, ldmatrix).
 void require_tensor_cores(PolicyId policy) {
-  int device = 0, major = 0, minor = 0;
-  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  if (major < 8)
+  const DeviceFacts d = device_facts();
+  if (d.major < 8) {
+    int device = 0;
+    EGEMM_CUDA_CHECK(cudaGetDevice(&device));
     throw unsupported(std::string("egemm::gemm (CUDA, ") + policy_name(policy) + "): device " + std::to_string(device) +
-                      " has compute capability " + std::to_string(major) + "." + std::to_string(minor) +
+                      " has compute capability " + std::to_string(d.major) + "." + std::to_string(d.minor) +
                       "; EGEMM's tensor-core kernels need sm_80 (Ampere) or newer");
+  }
 }
 
 // Both operands' split forms inside one workspace; a carver without a base only sizes it.

@@ -4,7 +4,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/dependent_launch.hpp"
-#include "backends/cuda/per_device.hpp"
+#include "backends/cuda/device_facts.hpp"
 #include "backends/cuda/special_values.cuh"
 #include "backends/cuda/wide_rows.cuh"
 
@@ -26,14 +26,7 @@ __global__ void __launch_bounds__(fixup_threads) entry_fixups_kernel(const GemmA
 }
 
 // Two blocks per SM: enough for the rare work, cheap when there is none.
-unsigned fixup_blocks() {
-  static PerDevice<int> per_device;
-  return static_cast<unsigned>(per_device.get([](int device) {
-    int sms = 0;
-    EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return 2 * sms;
-  }));
-}
+unsigned fixup_blocks() { return 2u * static_cast<unsigned>(device_facts().sms); }
 
 }  // namespace
 

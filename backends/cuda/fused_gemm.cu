@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/device_facts.hpp"
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/fused_gemm_kernel.cuh"
 #include "backends/cuda/per_device.hpp"
@@ -24,8 +25,11 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
   constexpr int smem_bytes = StageLayout<Tile, traits::pieces_per_operand>::bytes;
   static_assert(smem_bytes <= 99 * 1024, "the pipeline must fit every sm_80+ GPU's per-block shared memory");
   const auto kernel = fused_gemm_kernel<Policy, Format, Tile>;
-  // Above 48 KiB of dynamic shared memory a kernel must opt in (per device, so every call).
-  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+  static PerDevice<bool> opted_in;  // above 48 KiB of dynamic shared memory a kernel opts in, once per device
+  (void)opted_in.get([&](int) {
+    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+    return true;
+  });
 
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple * sizeof(typename Format::storage) % Tile::row_bytes == 0, "k padding fits");
@@ -63,9 +67,7 @@ FusedKernel fused_kernel_for(PolicyId policy, EmulationPath path) {
 }
 
 bool emulated_fp32_fills_the_gpu(index_t m, index_t n) {
-  int device = 0, sms = 0;
-  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = device_facts().sms;
   KernelFootprint f{};
   switch (fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled)) {
     case FusedKernel::wgmma_tma_sm90: f = tma_footprint(PolicyId::emulated_fp32); break;

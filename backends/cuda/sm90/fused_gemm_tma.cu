@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "backends/cuda/device_facts.hpp"
 #include "backends/cuda/per_device.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
@@ -136,11 +137,7 @@ void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOp
 KernelFootprint tma_footprint(PolicyId policy) {
   (void)policy;  // every FP16 policy has the same default block tile
   using Tile = EmulatedFP32Tile<0>;
-  const int blocks = hopper::resident_blocks<EmulatedFP32, Tile>();
-  int device = 0, sms = 0;
-  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return {Tile::bm, Tile::bn, blocks / sms};
+  return {Tile::bm, Tile::bn, hopper::resident_blocks<EmulatedFP32, Tile>() / device_facts().sms};
 }
 
 }  // namespace egemm::cuda

@@ -94,7 +94,11 @@ bool split_tail(const GemmArgs& g) {
 template <class Policy, class Tile>
 void launch_tma_tile(const TmaLaunch& l) {
   const auto kernel = kernel_of<Policy, Tile>();
-  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::smem_bytes));
+  static PerDevice<bool> opted_in;  // above 48 KiB of dynamic shared memory a kernel opts in, once per device
+  (void)opted_in.get([&](int) {
+    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::smem_bytes));
+    return true;
+  });
 
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple % Tile::bk == 0, "k padding fits the k-tile");
