@@ -21,8 +21,8 @@ __global__ void __launch_bounds__(fixup_threads) entry_fixups_kernel(const GemmA
   allow_next_kernel();
   special_value_entries(g, a.nonfinite, b.nonfinite, any_nonfinite, path_word, blockIdx.x, gridDim.x);
   if (path_word == nullptr || path_from_word(*path_word) != EmulationPath::fp16_scaled) return;
-  wide_row_entries(g, a, b, blockIdx.x, gridDim.x);
-  wide_column_entries(g, a, b, blockIdx.x, gridDim.x);
+  wide_line_entries<true>(g, a, b, blockIdx.x, gridDim.x);   // listed rows of op(A)
+  wide_line_entries<false>(g, a, b, blockIdx.x, gridDim.x);  // listed columns of op(B)
 }
 
 // Two blocks per SM: enough for the rare work, cheap when there is none.

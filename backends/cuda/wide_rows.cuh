@@ -25,29 +25,25 @@ __device__ __forceinline__ void float64_entry(const GemmArgs& g, const float* a,
   *c = apply_alpha_beta(static_cast<float>(s), g.alpha, g.beta, c);
 }
 
-// Work items of one list: (listed line, block of 256 entries across it), grid-stride over `blocks` blocks.
-// Rows: every thread walks its own column of the listed row i.
-__device__ __forceinline__ void wide_row_entries(const GemmArgs& g, const SplitOperand& a, const SplitOperand& b,
-                                                 unsigned block, unsigned blocks) {
-  const index_t spans = (g.n + blockDim.x - 1) / blockDim.x, items = spans * *a.wide_count;
+// The listed rows of op(A) (Rows) or columns of op(B) against every index of
+// the other dimension: work items (listed line, span of blockDim.x entries
+// across it), grid-stride over `blocks` blocks, a thread per entry. Entries
+// in an Inf/NaN row or column belong to the special-value pass; where a wide
+// row meets a wide column the row pass writes the entry (the row is flagged).
+template <bool Rows>
+__device__ __forceinline__ void wide_line_entries(const GemmArgs& g, const SplitOperand& a, const SplitOperand& b,
+                                                  unsigned block, unsigned blocks) {
+  const SplitOperand& listed = Rows ? a : b;
+  const index_t across = Rows ? g.n : g.m;
+  const index_t spans = (across + blockDim.x - 1) / blockDim.x, items = spans * *listed.wide_count;
   const OperandStrides s = operand_strides(g);
   for (index_t item = block; item < items; item += blocks) {
-    const index_t i = a.wide_list[item / spans], j = item % spans * blockDim.x + threadIdx.x;
-    if (j < g.n && (b.nonfinite[j] & row_nonfinite) == 0 && (a.nonfinite[i] & row_nonfinite) == 0)
-      float64_entry(g, g.a + i * s.a_row, s.a_depth, g.b + j * s.b_col, s.b_depth, g.c + i + j * g.ldc);
-  }
-}
-
-// Columns: every thread walks its own row of the listed column j, except rows
-// the row pass owns (flagged) or that hold Inf/NaN.
-__device__ __forceinline__ void wide_column_entries(const GemmArgs& g, const SplitOperand& a, const SplitOperand& b,
-                                                    unsigned block, unsigned blocks) {
-  const index_t spans = (g.m + blockDim.x - 1) / blockDim.x, items = spans * *b.wide_count;
-  const OperandStrides s = operand_strides(g);
-  for (index_t item = block; item < items; item += blocks) {
-    const index_t j = b.wide_list[item / spans], i = item % spans * blockDim.x + threadIdx.x;
-    if (i < g.m && a.nonfinite[i] == 0 && (b.nonfinite[j] & row_nonfinite) == 0)
-      float64_entry(g, g.a + i * s.a_row, s.a_depth, g.b + j * s.b_col, s.b_depth, g.c + i + j * g.ldc);
+    const index_t line = listed.wide_list[item / spans], other = item % spans * blockDim.x + threadIdx.x;
+    if (other >= across) continue;
+    const index_t i = Rows ? line : other, j = Rows ? other : line;
+    const bool elsewhere = Rows ? ((a.nonfinite[i] | b.nonfinite[j]) & row_nonfinite) != 0
+                                : a.nonfinite[i] != 0 || (b.nonfinite[j] & row_nonfinite) != 0;
+    if (!elsewhere) float64_entry(g, g.a + i * s.a_row, s.a_depth, g.b + j * s.b_col, s.b_depth, g.c + i + j * g.ldc);
   }
 }
 
