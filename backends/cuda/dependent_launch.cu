@@ -1,9 +1,29 @@
 #include "backends/cuda/dependent_launch.hpp"
 
 #include "backends/cuda/device_facts.hpp"
+#include "backends/cuda/per_device.hpp"
 
 namespace egemm::cuda {
+namespace {
 
-bool dependent_launch_supported() { return device_facts().major >= 9; }
+// Compiled like every kernel of the library: its binary version on a device
+// says which code the device runs (sm_80 code on an sm_90 GPU has no
+// griddepcontrol.wait, and must not be launched as a dependent).
+__global__ void code_version_probe() {}
+
+}  // namespace
+
+bool dependent_launch_supported() {
+  static PerDevice<bool> per_device;
+  return per_device.get([](int) {
+    if (device_facts().major < 9) return false;
+    cudaFuncAttributes attributes{};
+    if (cudaFuncGetAttributes(&attributes, code_version_probe) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    return attributes.binaryVersion >= 90;
+  });
+}
 
 }  // namespace egemm::cuda

@@ -36,7 +36,8 @@ __device__ __forceinline__ void allow_next_kernel() {
 #endif
 }
 
-// Whether the current device honours the launch attribute (compute capability 9.0 and newer).
+// Whether the current device honours the launch attribute (compute capability
+// 9.0 and newer) and runs this build's sm_90+ code, whose kernels wait.
 bool dependent_launch_supported();
 
 // The launch attribute, or nothing where the device lacks it; `attribute` is filled either way.
