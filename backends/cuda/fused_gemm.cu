@@ -25,11 +25,8 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
   constexpr int smem_bytes = StageLayout<Tile, traits::pieces_per_operand>::bytes;
   static_assert(smem_bytes <= 99 * 1024, "the pipeline must fit every sm_80+ GPU's per-block shared memory");
   const auto kernel = fused_gemm_kernel<Policy, Format, Tile>;
-  static PerDevice<bool> opted_in;  // above 48 KiB of dynamic shared memory a kernel opts in, once per device
-  (void)opted_in.get([&](int) {
-    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
-    return true;
-  });
+  static PerDevice<bool> opted_in;
+  allow_dynamic_smem(opted_in, kernel, smem_bytes);
 
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple * sizeof(typename Format::storage) % Tile::row_bytes == 0, "k padding fits");

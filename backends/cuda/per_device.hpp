@@ -30,6 +30,17 @@ class PerDevice {
   std::unordered_map<int, T> values_;
 };
 
+// Lets `kernel` use `smem_bytes` of dynamic shared memory (above 48 KiB a
+// kernel must opt in, per device), once per device: `opted_in` is the
+// caller's, a static beside the kernel it stands for.
+template <class Kernel>
+void allow_dynamic_smem(PerDevice<bool>& opted_in, Kernel kernel, int smem_bytes) {
+  (void)opted_in.get([&](int) {
+    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+    return true;
+  });
+}
+
 // Blocks of `kernel` one SM holds at once with `threads` threads and
 // `smem_bytes` of dynamic shared memory (opting in above 48 KiB first).
 // Callers keep the answer in a PerDevice.

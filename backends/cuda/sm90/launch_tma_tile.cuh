@@ -26,10 +26,9 @@ constexpr auto kernel_of() {
   return tma_wgmma_gemm_kernel<Policy, Tile>;
 }
 
-// A launch of `blocks` blocks of the tile, in clusters of Tile::cluster
-// (`cluster` holds the attribute the config points to).
-// (`attributes` holds what the config points to: the cluster shape, then
-// the dependent launch after the split, dependent_launch.hpp.)
+// A launch of `blocks` blocks of the tile, in clusters of Tile::cluster, as a
+// dependent of the split (dependent_launch.hpp); `attributes` holds what the
+// config points to.
 template <class Tile>
 cudaLaunchConfig_t tile_launch_config(long long blocks, cudaStream_t stream, cudaLaunchAttribute (&attributes)[2]) {
   cudaLaunchConfig_t config{};
@@ -94,11 +93,8 @@ bool split_tail(const GemmArgs& g) {
 template <class Policy, class Tile>
 void launch_tma_tile(const TmaLaunch& l) {
   const auto kernel = kernel_of<Policy, Tile>();
-  static PerDevice<bool> opted_in;  // above 48 KiB of dynamic shared memory a kernel opts in, once per device
-  (void)opted_in.get([&](int) {
-    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::smem_bytes));
-    return true;
-  });
+  static PerDevice<bool> opted_in;
+  allow_dynamic_smem(opted_in, kernel, Tile::smem_bytes);
 
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple % Tile::bk == 0, "k padding fits the k-tile");
@@ -131,7 +127,8 @@ void launch_tma_tile(const TmaLaunch& l) {
   EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p, sk));
   if (sk.tail.splits()) {
     constexpr int blocks_per_tile = Tile::cluster * Tile::consumers * Tile::bn / 8;  // one per consumer and n8 block
-    launch_dependent(stream_k_fixup_kernel<Policy, Tile>, dim3(sk.tail.rest() * blocks_per_tile), 128, 0, l.stream, p, sk);
+    launch_dependent(stream_k_fixup_kernel<Policy, Tile>, dim3(sk.tail.rest() * blocks_per_tile), 128, 0, l.stream,
+                     p, sk);
   }
 }
 

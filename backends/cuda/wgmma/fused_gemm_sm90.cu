@@ -49,7 +49,8 @@ int resident_blocks_per_sm() {
 
 void launch_emulated_fp32(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                           const std::uint32_t* path_word, cudaStream_t stream) {
-  EGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+  static PerDevice<bool> opted_in;
+  allow_dynamic_smem(opted_in, kernel, smem_bytes);
   const FusedGemmParams p =
       fused_gemm_params(a, b, g, path_word, EmulationPath::fp16_scaled, WarpgroupTile::bm, WarpgroupTile::bn);
   kernel<<<static_cast<unsigned>(static_cast<index_t>(p.tiles_m) * p.tiles_n), WarpgroupTile::threads, smem_bytes,
