@@ -2,7 +2,7 @@
 # Runs on the GPU machine from a folder made by stage_device_run.sh, writing
 # logs to OUT (default ./out, at most 7 files per mode) and a summary last.
 #   run_device_checks.sh tests   GPU unit tests (CUDA backend, Kokkos on CUDA), demo, precision profile
-#   run_device_checks.sh bench   the GEMM suite (SUITE_FILTER) and the kMeans/kNN sweeps
+#   run_device_checks.sh bench   the GEMM suite (SUITE_FILTER), a call's host time at 1024^3, the kMeans/kNN sweeps
 #   run_device_checks.sh tiles   the Hopper kernel's tile sweep against the analytic model (TILE_SHAPES)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,6 +39,8 @@ case $mode in
     "$here/bin/egemm_bench_suite" --benchmark_filter="${SUITE_FILTER:-uniform/.*/(4096x4096x4096|8192x8192x8192)}" \
         --benchmark_out="$out/suite.json" --benchmark_out_format=json > "$out/suite.log" 2>&1
     echo "suite: exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
+    "$here/bin/egemm_call_overhead" 1024 > "$out/call_overhead.md" 2>&1
+    echo "call overhead (1024^3): exit $?" | tee -a "$summary"
     python3 "$here/report.py" "$out/suite.json" --out /tmp/egemm_report --no-plots \
         --title "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$summary" 2>&1
     cp /tmp/egemm_report/table.md "$out/suite_table.md" 2>/dev/null
