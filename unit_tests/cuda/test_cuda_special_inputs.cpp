@@ -24,6 +24,16 @@ float fp32_entry(const GemmArgs& g, const std::vector<float>& c_before, index_t 
   return g.beta == 0.0f ? g.alpha * s : std::fma(g.alpha, s, g.beta * c_before[g.c_offset(i, j)]);
 }
 
+// C(i, j) as the wide-row recomputation gives it: the sum by float64 fused
+// multiply-adds in k order, rounded once to float, then alpha/beta as above.
+float float64_entry(const GemmArgs& g, const std::vector<float>& c_before, index_t i, index_t j) {
+  double sum = 0.0;
+  for (index_t p = 0; p < g.k; ++p)
+    sum = std::fma(static_cast<double>(g.a[g.a_offset(i, p)]), static_cast<double>(g.b[g.b_offset(p, j)]), sum);
+  const float s = static_cast<float>(sum);
+  return g.beta == 0.0f ? g.alpha * s : std::fma(g.alpha, s, g.beta * c_before[g.c_offset(i, j)]);
+}
+
 // Runs Policy on the device and checks every entry: special ones against
 // fp32_entry (same value, NaN for NaN), the rest against the float64
 // reference within the policy's a-priori bound. Returns the number of special entries.
@@ -164,16 +174,11 @@ TEST(CudaEmulatedFP32, AFewWideRowsAreRecomputedInFloat64) {
     col_special[77] = true;
     check_with_specials(EmulatedFP32{}, a, b, c, ta, 'N', m, n, k, 0.75f, -1.5f, std::vector<bool>(m, false),
                         col_special);
-    auto float64_entry = [&](index_t i, index_t j) {
-      double sum = 0.0;
-      for (index_t p = 0; p < k; ++p)
-        sum = std::fma(static_cast<double>(g.a[g.a_offset(i, p)]), static_cast<double>(g.b[g.b_offset(p, j)]), sum);
-      return std::fma(0.75f, static_cast<float>(sum), -1.5f * c_before[g.c_offset(i, j)]);
-    };
     for (index_t j = 0; j < n; ++j)
       for (index_t i : {7, 150, 299})
-        if (j != 77) ASSERT_EQ(c(i, j), float64_entry(i, j)) << "wide row " << i << ", column " << j;
-    for (index_t i = 0; i < m; ++i) ASSERT_EQ(c(i, 42), float64_entry(i, 42)) << "row " << i << ", wide column 42";
+        if (j != 77) ASSERT_EQ(c(i, j), float64_entry(g, c_before, i, j)) << "wide row " << i << ", column " << j;
+    for (index_t i = 0; i < m; ++i)
+      ASSERT_EQ(c(i, 42), float64_entry(g, c_before, i, 42)) << "row " << i << ", wide column 42";
   }
 }
 
@@ -195,15 +200,10 @@ TEST(CudaEmulatedFP32, ManyWideRowsAndColumnsSpreadOverTheFixupBlocks) {
   const GemmArgs g = make_gemm_args("test", 'N', 'N', m, n, k, 1.25f, a.ptr(), a.ld, b.ptr(), b.ld, 0.5f, c.ptr(), c.ld);
   const std::vector<float> c_before = c.data;
   test::run_on_device(EmulatedFP32{}, g, nullptr);
-  auto float64_entry = [&](index_t i, index_t j) {
-    double sum = 0.0;
-    for (index_t p = 0; p < k; ++p) sum = std::fma(static_cast<double>(a(i, p)), static_cast<double>(b(p, j)), sum);
-    return std::fma(1.25f, static_cast<float>(sum), 0.5f * c_before[g.c_offset(i, j)]);
-  };
   for (index_t line : wide)
     for (index_t other = 0; other < m; ++other) {
-      ASSERT_EQ(c(line, other), float64_entry(line, other)) << "wide row " << line << ", column " << other;
-      ASSERT_EQ(c(other, line), float64_entry(other, line)) << "row " << other << ", wide column " << line;
+      ASSERT_EQ(c(line, other), float64_entry(g, c_before, line, other)) << "wide row " << line << ", column " << other;
+      ASSERT_EQ(c(other, line), float64_entry(g, c_before, other, line)) << "row " << other << ", wide column " << line;
     }
 }
 
