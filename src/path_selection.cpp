@@ -20,6 +20,14 @@ RowRange row_range(const OperandRows& rows, index_t r, bool* nonfinite) {
   return range;
 }
 
+int emulated_fp32_row_exponent(const OperandRows& rows, index_t r) {
+  float prefix_max = 0.0f;
+  for (index_t p = 0; p < std::min<index_t>(rows.depth, numerics::exponent_guess_values); ++p)
+    if (numerics::is_finite(rows(r, p))) prefix_max = std::max(prefix_max, std::fabs(rows(r, p)));
+  const RowRange range = row_range(rows, r);
+  return numerics::row_exponent(numerics::guessed_exponent(prefix_max), range.max_abs, range.min_abs_nonzero);
+}
+
 OperandRangeVerdict range_verdict(const OperandRows& rows) {
   OperandRangeVerdict v;
   for (index_t r = 0; r < rows.rows; ++r) v.add(row_range(rows, r));

@@ -72,21 +72,12 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
       op->piece[piece] = carver.take<unsigned char>(static_cast<std::size_t>(op->rows_pad * op->depth_pad) * piece_bytes);
     op->exponent = carver.take<int>(static_cast<std::size_t>(op->rows_pad));
   }
-  // Per operand: 3 words per row, the wide-row count and list; then two flags and a counter.
-  const index_t words_a = 3 * g.m + 1 + max_recomputed_rows(g.m), words_b = 3 * g.n + 1 + max_recomputed_rows(g.n);
-  const std::size_t words = static_cast<std::size_t>(words_a + words_b + 3);
+  // Per operand: its statistics words (split_operand.hpp); then two flags and a counter.
+  const std::size_t words = static_cast<std::size_t>(split_stats_words(g.m) + split_stats_words(g.n) + 3);
   s.stats = carver.take<std::uint32_t>(words);
   s.stats_bytes = words * sizeof(std::uint32_t);
   if (s.stats != nullptr) {
-    std::uint32_t* w = s.stats;
-    for (SplitOperand* op : {&s.a, &s.b}) {
-      op->max_abs_bits = w;
-      op->min_abs_inv_bits = w + op->rows;
-      op->nonfinite = w + 2 * op->rows;
-      op->wide_count = w + 3 * op->rows;
-      op->wide_list = w + 3 * op->rows + 1;
-      w += 3 * op->rows + 1 + max_recomputed_rows(op->rows);
-    }
+    std::uint32_t* w = place_split_stats(s.b, place_split_stats(s.a, s.stats));
     s.any_nonfinite = w;
     s.path_word = w + 1;
     s.verdict_blocks = w + 2;
@@ -112,9 +103,9 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
     launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.verdict_blocks, s.any_nonfinite,
                                stream);
   } else {
-    // Without scaling or a path to choose, the split records the non-finite flags itself.
-    static_assert(!traits::scales_rows_and_columns, "row scaling needs the stats pass");
-    launch_split_both(g.a_rows(), g.b_cols(), traits::split, false, s.a, s.b, nullptr, s.any_nonfinite, stream);
+    // Without scaling or a path to choose, the split only records the non-finite flags.
+    static_assert(!traits::scales_rows_and_columns, "row scaling is EmulatedFP32's split");
+    launch_split_both(g.a_rows(), g.b_cols(), traits::split, s.a, s.b, s.any_nonfinite, stream);
   }
   if (selects_path) {
     launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::fp16_scaled, stream);

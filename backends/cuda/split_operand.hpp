@@ -1,8 +1,8 @@
 // The device form of a split operand, written by the split kernels and read
 // by the fused gemm: op(A) (or op(B)^T) as rows_pad x depth_pad pieces (FP16,
 // or TF32 in float storage), k contiguous, zero padded to tile multiples so
-// the gemm's main loop needs no bounds checks; plus what the stats pass
-// learns about each row.
+// the gemm's main loop needs no bounds checks; plus what the split learns
+// about each row.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "egemm/gemm_args.hpp"
+#include "egemm/path_selection.hpp"
 #include "egemm/policy.hpp"
 
 namespace egemm::cuda {
@@ -18,44 +19,59 @@ struct SplitOperand {
   void* piece[2] = {nullptr, nullptr};  // hi, lo (lo unused by one-piece rules)
   index_t rows = 0, depth = 0;          // the logical extent
   index_t rows_pad = 0, depth_pad = 0;  // the stored extent, in elements
-  // Stats, [rows] each, zero on entry to the stats pass:
-  std::uint32_t* max_abs_bits = nullptr;     // bits of the largest finite |x| (|x| bits order like |x|)
-  std::uint32_t* min_abs_inv_bits = nullptr; // ~bits of the smallest nonzero finite |x| (0: none)
-  std::uint32_t* nonfinite = nullptr;        // row flags: row_nonfinite, row_recomputed (emulation_path.hpp)
+  // Statistics words, zero on entry (split_stats_words of them, place_split_stats):
+  std::uint32_t* max_abs_bits = nullptr;     // [rows] bits of the largest finite |x| (|x| bits order like |x|)
+  std::uint32_t* min_abs_inv_bits = nullptr; // [rows] ~bits of the smallest nonzero finite |x| (0: none)
+  std::uint32_t* nonfinite = nullptr;        // [rows] row flags: row_nonfinite, row_recomputed (emulation_path.hpp)
   std::uint32_t* wide_count = nullptr;       // EmulatedFP32: rows that do not fit the scaled FP16 split
   std::uint32_t* wide_list = nullptr;        // ... the first max_recomputed_rows(rows) of them
+  std::uint32_t* resplit_count = nullptr;    // EmulatedFP32: rows whose guessed exponent did not hold
+  std::uint32_t* resplit_list = nullptr;     // ... all of them ([rows])
   int* exponent = nullptr;                   // [rows_pad] the row was scaled by 2^-exponent before the split
 };
 
-// The stats pass: per row of `src`, max and min nonzero finite |x| and the
-// non-finite flag; a nonzero *any_nonfinite when some row holds Inf or NaN.
-void launch_row_stats(const OperandRows& src, const SplitOperand& dst, std::uint32_t* any_nonfinite,
-                      cudaStream_t stream);
+// How many statistics words an operand of `rows` rows takes.
+inline index_t split_stats_words(index_t rows) { return 4 * rows + 2 + max_recomputed_rows(rows); }
 
-// The split pass: every element of the padded extent into dst's pieces by
-// `rule` (zeros outside `src`), rows first scaled by 2^-range_exponent(max)
-// when `scale_rows`; also writes dst.exponent. With a path word
-// (EmulatedFP32), the path chosen on the device decides: fp16_scaled splits by
-// `rule`, tf32_full_range by SplitRule::tf32 without scaling, native_fp32
-// writes nothing. Scaling and a path word need the stats pass first; without
-// them, a non-null `any_nonfinite` has the split record the non-finite flags
-// itself (dst.nonfinite and *any_nonfinite, zero on entry) and no stats pass is needed.
-void launch_split(const OperandRows& src, SplitRule rule, bool scale_rows, const SplitOperand& dst,
-                  const std::uint32_t* path_word, std::uint32_t* any_nonfinite, cudaStream_t stream);
+// Points op's statistics at `words` (split_stats_words(op.rows) of them);
+// returns the first word after them.
+inline std::uint32_t* place_split_stats(SplitOperand& op, std::uint32_t* words) {
+  op.max_abs_bits = words;
+  op.min_abs_inv_bits = words + op.rows;
+  op.nonfinite = words + 2 * op.rows;
+  op.resplit_list = words + 3 * op.rows;
+  op.wide_count = words + 4 * op.rows;
+  op.resplit_count = words + 4 * op.rows + 1;
+  op.wide_list = words + 4 * op.rows + 2;
+  return words + split_stats_words(op.rows);
+}
+
+// The split of a policy that does not scale rows: every element of the
+// padded extent into dst's pieces by `rule` (zeros outside `src`, exponents
+// 0). A non-null `any_nonfinite` has it record the non-finite flags too
+// (dst.nonfinite and *any_nonfinite, zero on entry).
+void launch_split(const OperandRows& src, SplitRule rule, const SplitOperand& dst, std::uint32_t* any_nonfinite,
+                  cudaStream_t stream);
 
 // launch_split of op(A) into `a` and op(B)^T into `b` in one launch.
-void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, SplitRule rule, bool scale_rows,
-                       const SplitOperand& a, const SplitOperand& b, const std::uint32_t* path_word,
-                       std::uint32_t* any_nonfinite, cudaStream_t stream);
+void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, SplitRule rule, const SplitOperand& a,
+                       const SplitOperand& b, std::uint32_t* any_nonfinite, cudaStream_t stream);
 
-// EmulatedFP32's whole split of op(A) and op(B)^T as its gemm runs it (stats
-// words, *path_word, *verdict_blocks and *any_nonfinite zero on entry), three
-// launches: the stats pass of both operands; the path choice (every row's
-// range verdict folded into *path_word, the wide rows counted and listed; its
-// blocks count themselves on *verdict_blocks and the last settles: more than
-// max_recomputed_rows in either operand rule the FP16 path out, otherwise the
-// listed rows are flagged for float64 recomputation); the split of both by
-// the chosen path.
+// EmulatedFP32's whole split of op(A) and op(B)^T as its gemm runs it
+// (statistics words, *path_word, *verdict_blocks and *any_nonfinite zero on
+// entry), three launches:
+//  1. the split of both by round_scaled_lo, each row scaled by an exponent
+//     guessed from its first values (numerics/row_exponent.hpp), gathering
+//     each row's statistics on the way (largest and smallest nonzero finite
+//     |x|, Inf/NaN): the operands are read once;
+//  2. the path choice: every row's range verdict folded into *path_word, the
+//     wide rows counted and listed; rows whose guess did not hold get their
+//     exact exponent and are listed for a second split; the blocks count
+//     themselves on *verdict_blocks and the last settles (more than
+//     max_recomputed_rows wide rows in either operand rule the FP16 path
+//     out, otherwise the listed wide rows are flagged for float64);
+//  3. the second split, by the chosen path: the listed rows again (FP16),
+//     everything as TF32 pieces (full range), or nothing (native).
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                                 const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* verdict_blocks,
                                 std::uint32_t* any_nonfinite, cudaStream_t stream);

@@ -2,7 +2,8 @@
 // staged in shared memory (coalesced whichever dimension is contiguous), one
 // thread per (row, eighth of the panel) reading it back, the per-row range
 // statistics, the verdict each row contributes to EmulatedFP32's path
-// choice, and the piece writers (split_kernels.cu builds its passes from them).
+// choice, the row scaling and the piece writers (split_kernels.cu builds its
+// kernels from them).
 #pragma once
 
 #include <cuda_fp16.h>
@@ -11,6 +12,7 @@
 
 #include "backends/cuda/emulation_path.hpp"
 #include "backends/cuda/split_operand.hpp"
+#include "egemm/numerics/row_exponent.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
 #include "egemm/path_selection.hpp"
@@ -71,6 +73,38 @@ __device__ __forceinline__ void load_panel(const OperandRows& src, index_t r0, i
   }
 #pragma unroll
   for (int i = 0; i < per_thread; ++i) panel[w.row + i * w.row_step][w.k + i * w.k_step] = v[i];
+}
+
+// The guessed exponents of a panel's rows (numerics/row_exponent.hpp) from
+// their first exponent_guess_values values, worked out by every block of the
+// row panel alike (the prefix comes from L2 after the first): no launch of
+// its own. Loaded coalesced as the panel is; each row's 8 lanes then reduce
+// 4 values each.
+inline constexpr int guess_k = numerics::exponent_guess_values;
+static_assert(guess_k == threads_per_row * per_chunk, "a row's 8 lanes hold its prefix");
+using PrefixPanel = float[panel_rows][guess_k + 1];
+
+__device__ __forceinline__ int guessed_row_exponent(const OperandRows& src, index_t r0, PrefixPanel& prefix) {
+  const bool rows_contiguous = src.row_stride == 1;
+  const int t = static_cast<int>(threadIdx.x);
+  constexpr int per_load = panel_rows * guess_k / split_threads;  // 4
+  const index_t values = min(src.depth, static_cast<index_t>(guess_k));
+#pragma unroll
+  for (int i = 0; i < per_load; ++i) {
+    const int row = rows_contiguous ? t % panel_rows : t / guess_k + i * (split_threads / guess_k);
+    const int k = rows_contiguous ? t / panel_rows + i * (split_threads / panel_rows) : t % guess_k;
+    float v = 0.0f;
+    if (r0 + row < src.rows && k < values) v = fabsf(__ldg(src.base + (r0 + row) * src.row_stride + k * src.depth_stride));
+    prefix[row][k] = numerics::is_finite(v) ? v : 0.0f;
+  }
+  __syncthreads();
+  const int r = t / threads_per_row, q = t % threads_per_row;
+  float m = 0.0f;
+#pragma unroll
+  for (int c = 0; c < per_chunk; ++c) m = fmaxf(m, prefix[r][q * per_chunk + c]);
+#pragma unroll
+  for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, lanes));
+  return r0 + r < src.rows ? numerics::guessed_exponent(m) : 0;
 }
 
 // The panel column of a thread's value (chunk g, element c): lanes of a row
@@ -211,13 +245,17 @@ __device__ __forceinline__ void write_tf32_pieces(const float* x, const SplitOpe
       make_float4(small[0], small[1], small[2], small[3]);
 }
 
-// A thread's 16 values of panel row r, scaled by 2^-e (NaN passes unscaled,
-// payload kept, as the host's ldexpf does; CUDA's returns a canonical NaN).
-// The power of two is worked out once per row where one normal factor does
-// it (every row but those of magnitude below 2^-112), as scale_by_pow2 would.
-__device__ __forceinline__ void read_row_values(const Panel& panel, int r, int q, int e, float (&x)[per_thread]) {
+// A thread's 16 values of panel row r.
+__device__ __forceinline__ void read_row_values(const Panel& panel, int r, int q, float (&x)[per_thread]) {
 #pragma unroll
   for (int v = 0; v < per_thread; ++v) x[v] = panel[r][panel_column(q, v / per_chunk, v % per_chunk)];
+}
+
+// The values scaled by 2^-e (NaN passes unscaled, payload kept, as the
+// host's ldexpf does; CUDA's returns a canonical NaN). The power of two is
+// worked out once per row where one normal factor does it (every row but
+// those of magnitude below 2^-112), as scale_by_pow2 would.
+__device__ __forceinline__ void scale_row_values(float (&x)[per_thread], int e) {
   if (e == 0) return;
   if (-e >= -126 && -e <= 127) {
     const float scale = numerics::pow2_normal(-e);

@@ -5,6 +5,7 @@
 
 #include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
+#include "egemm/path_selection.hpp"
 
 namespace egemm::host {
 
@@ -26,14 +27,9 @@ PackedOperand pack_operand(const OperandRows& src, int width, SplitRule rule, bo
 
 #pragma omp parallel for schedule(static)
   for (index_t r = 0; r < src.rows; ++r) {
-    float max_abs = 0.0f;
     bool nonfinite = false;
-    for (index_t p = 0; p < src.depth; ++p) {
-      const float x = src(r, p);
-      if (numerics::is_finite(x)) max_abs = std::max(max_abs, std::fabs(x));
-      else nonfinite = true;
-    }
-    const int e = scale_rows ? numerics::range_exponent(max_abs) : 0;
+    for (index_t p = 0; p < src.depth; ++p) nonfinite = nonfinite || !numerics::is_finite(src(r, p));
+    const int e = scale_rows ? emulated_fp32_row_exponent(src, r) : 0;
     out.exponent[r] = e;
     out.nonfinite[r] = nonfinite;
 

@@ -26,8 +26,9 @@ struct PackedOperand {
 };
 
 // Splits every element of `src` by `rule` (pieces stored as the floats they
-// represent). With `scale_rows`, each row is first scaled by a power of two
-// that brings its largest finite magnitude into [2^14, 2^15).
+// represent). With `scale_rows`, each row is first scaled by the power of two
+// EmulatedFP32 picks for it (emulated_fp32_row_exponent): its largest finite
+// magnitude lands in [2^11, 2^15).
 PackedOperand pack_operand(const OperandRows& src, int width, SplitRule rule, bool scale_rows);
 
 }  // namespace egemm::host

@@ -51,7 +51,7 @@ class PresplitOperands {
     const index_t rows[2] = {round_up(m, cuda::split_row_multiple), round_up(n, cuda::split_row_multiple)};
     const index_t logical[2] = {m, n};
     const std::size_t pieces_bytes = 2 * 4 * static_cast<std::size_t>((rows[0] + rows[1]) * depth);
-    const std::size_t stats_words = 3 * static_cast<std::size_t>(m + n) + 2 + max_recomputed_rows(m) + max_recomputed_rows(n);
+    const std::size_t stats_words = static_cast<std::size_t>(cuda::split_stats_words(m) + cuda::split_stats_words(n));
     word_count_ = stats_words + 3;  // + any-nonfinite flag, path word, the path choice's block counter
     check(cudaMalloc(&memory_, pieces_bytes + 4 * static_cast<std::size_t>(rows[0] + rows[1]) + 4 * word_count_),
           "cudaMalloc split operands");
@@ -72,12 +72,7 @@ class PresplitOperands {
       op.depth_pad = depth;
       op.exponent = exponents;
       exponents += rows[i];
-      op.max_abs_bits = w;
-      op.min_abs_inv_bits = w + op.rows;
-      op.nonfinite = w + 2 * op.rows;
-      op.wide_count = w + 3 * op.rows;
-      op.wide_list = w + 3 * op.rows + 1;
-      w += 3 * op.rows + 1 + max_recomputed_rows(op.rows);
+      w = cuda::place_split_stats(op, w);
     }
     any_nonfinite_ = w;
     path_word = w + 1;

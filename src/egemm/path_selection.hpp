@@ -1,9 +1,10 @@
 // How EmulatedFP32 picks its path per call, from statistics the split pass
 // gathers anyway (each row's largest and smallest nonzero finite magnitude).
 //
-// The scaled FP16 path maps a row's largest magnitude into [2^14, 2^15); an
-// element keeps all 22 bits of its split while it stays an FP16 normal
-// there, i.e. while it is at least 2^-28..2^-29 of its row's largest. A
+// The scaled FP16 path maps a row's largest magnitude into [2^14, 2^15) (or
+// a few powers of two lower: numerics/row_exponent.hpp); an element keeps
+// all 22 bits of its split while it stays an FP16 normal there, i.e. while
+// it is at least 2^-28..2^-29 of its row's largest. A
 // "wide" row, with a larger spread, would lose low-order bits of its small
 // elements, which can matter when they meet large elements of the other
 // operand. A few wide rows (columns) are cheaper to fix than to avoid: the
@@ -22,6 +23,7 @@
 
 #include "egemm/config.hpp"
 #include "egemm/gemm_args.hpp"
+#include "egemm/numerics/row_exponent.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
 
@@ -40,10 +42,10 @@ struct RowRange {
   float min_abs_nonzero = 0.0f;  // 0 when the row has no nonzero finite value
 };
 
-// All 22 bits of every element survive the scaled FP16 split of this row.
+// All 22 bits of every element survive the scaled FP16 split of this row
+// (scaled by its exact range exponent, every element an FP16 normal).
 EGEMM_INLINE bool fits_fp16_scaled(RowRange r) {
-  if (r.min_abs_nonzero == 0.0f) return true;
-  return numerics::scale_by_pow2(r.min_abs_nonzero, -numerics::range_exponent(r.max_abs)) >= 0x1p-14f;
+  return numerics::exponent_holds_row(numerics::range_exponent(r.max_abs), r.max_abs, r.min_abs_nonzero);
 }
 EGEMM_INLINE bool fits_tf32(RowRange r) { return r.max_abs <= numerics::tf32_max_finite; }
 
@@ -80,6 +82,10 @@ EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t 
 
 // One row's range (host memory); `nonfinite` is set when it holds Inf or NaN.
 RowRange row_range(const OperandRows& rows, index_t r, bool* nonfinite = nullptr);
+
+// The exponent EmulatedFP32's FP16 split scales row r by (host memory;
+// numerics::row_exponent of the row's guess and range).
+int emulated_fp32_row_exponent(const OperandRows& rows, index_t r);
 
 // The verdict for one operand given as rows (host memory).
 OperandRangeVerdict range_verdict(const OperandRows& rows);

@@ -1,17 +1,26 @@
 // The device split must produce the host oracle's pieces bit for bit (both
 // call the same numerics; this checks the kernels' indexing, transposes,
-// padding, row scaling and flags), whatever the layout of the operand.
+// padding, row scaling and flags), whatever the layout of the operand; and
+// EmulatedFP32's split (guessed exponents, statistics gathered on the way,
+// the path chosen on the device, the rows whose guess failed split again)
+// must end where the host's split of the chosen path does.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "backends/cuda/emulation_path.hpp"
 #include "backends/cuda/split_operand.hpp"
 #include "backends/host/packed_operand.hpp"
 #include "device_support.hpp"
 #include "egemm/numerics/half_bits.hpp"
+#include "egemm/numerics/row_exponent.hpp"
+#include "egemm/path_selection.hpp"
 
 namespace egemm {
 namespace {
@@ -22,29 +31,88 @@ std::uint32_t bits(float x) {
   return u;
 }
 
-struct Rule {
-  SplitRule rule;
-  bool scale_rows;
-  const char* name;
+index_t round_up(index_t v, index_t multiple) { return (v + multiple - 1) / multiple * multiple; }
+
+// One operand on the device: its values (as stored), its split form and statistics words.
+struct DeviceOperand {
+  OperandRows host_rows;
+  test::DeviceBuffer<float> src;
+  test::DeviceBuffer<std::uint32_t> hi, lo;  // room for TF32 pieces
+  test::DeviceBuffer<int> exponent;
+  cuda::SplitOperand dst;
+
+  DeviceOperand(const test::Matrix& stored, bool rows_contiguous, index_t rows, index_t depth,
+                test::DeviceBuffer<std::uint32_t>& words, index_t first_word)
+      : host_rows(rows_contiguous ? OperandRows{stored.ptr(), rows, depth, 1, stored.ld}
+                                  : OperandRows{stored.ptr(), rows, depth, stored.ld, 1}),
+        src(stored.data),
+        hi(static_cast<std::size_t>(round_up(rows, 32) * round_up(depth, 64))),
+        lo(hi.size()),
+        exponent(static_cast<std::size_t>(round_up(rows, 32))) {
+    test::cuda_ok(cudaMemset(lo.get(), 0x55, lo.size() * 4), "memset");  // lo-less rules leave it
+    dst.piece[0] = hi.get();
+    dst.piece[1] = lo.get();
+    dst.rows = rows;
+    dst.depth = depth;
+    dst.rows_pad = round_up(rows, 32);
+    dst.depth_pad = round_up(depth, 64);
+    dst.exponent = exponent.get();
+    cuda::place_split_stats(dst, words.get() + first_word);
+  }
+  OperandRows device_rows() const {
+    OperandRows r = host_rows;
+    r.base = src.get();
+    return r;
+  }
 };
+
+// Every piece of the device's split equals the host's (pieces as the floats
+// they represent), padding zero; every exponent too.
+void expect_pieces_match(const DeviceOperand& op, const host::PackedOperand& want, bool tf32) {
+  const std::vector<std::uint32_t> dev_hi = op.hi.download(), dev_lo = op.lo.download();
+  auto piece_value = [&](const std::vector<std::uint32_t>& piece, std::size_t d) {
+    if (tf32) return numerics::bits_to_float(piece[d]);
+    std::uint16_t u;
+    std::memcpy(&u, reinterpret_cast<const unsigned char*>(piece.data()) + 2 * d, sizeof u);
+    return numerics::half_bits_to_float(u);
+  };
+  const index_t rows = op.dst.rows, depth = op.dst.depth;
+  int mismatches = 0;
+  for (index_t i = 0; i < op.dst.rows_pad; ++i)
+    for (index_t p = 0; p < op.dst.depth_pad; ++p) {
+      const std::size_t d = static_cast<std::size_t>(i * op.dst.depth_pad + p);
+      const bool inside = i < rows && p < depth;
+      const float want_hi = inside ? want.data[static_cast<std::size_t>(i * depth + p)] : 0.0f;
+      if (bits(piece_value(dev_hi, d)) != bits(want_hi) && mismatches++ < 5)
+        ADD_FAILURE() << "hi(" << i << "," << p << ") = " << piece_value(dev_hi, d) << ", host " << want_hi;
+      if (want.pieces == 2) {
+        const float want_lo = inside ? want.data[static_cast<std::size_t>(rows * depth + i * depth + p)] : 0.0f;
+        if (bits(piece_value(dev_lo, d)) != bits(want_lo) && mismatches++ < 5)
+          ADD_FAILURE() << "lo(" << i << "," << p << ") = " << piece_value(dev_lo, d) << ", host " << want_lo;
+      }
+    }
+  EXPECT_EQ(mismatches, 0);
+  const std::vector<int> dev_e = op.exponent.download();
+  for (index_t i = 0; i < op.dst.rows_pad; ++i) EXPECT_EQ(dev_e[i], i < rows ? want.exponent[i] : 0) << "exponent of row " << i;
+}
 
 TEST(CudaSplit, BitwiseEqualToHostSplit) {
   EGEMM_REQUIRE_GPU();
-  const Rule rules[] = {{SplitRule::round_scaled_lo, true, "round_scaled_lo+scaling"},
-                        {SplitRule::round, false, "round"},
-                        {SplitRule::truncate, false, "truncate"},
-                        {SplitRule::round_hi_only, false, "round_hi_only"},
-                        {SplitRule::tf32, false, "tf32"}};
-  const index_t rows = 45, depth = 70, rows_pad = 128, depth_pad = 96;
-  for (const Rule& r : rules)
+  struct Rule {
+    SplitRule rule;
+    const char* name;
+  };
+  const Rule rules[] = {{SplitRule::round, "round"},
+                        {SplitRule::truncate, "truncate"},
+                        {SplitRule::round_hi_only, "round_hi_only"},
+                        {SplitRule::tf32, "tf32"}};
+  const index_t rows = 45, depth = 70;
+  for (const auto& [rule, name] : rules)
     for (bool rows_contiguous : {true, false}) {
-      SCOPED_TRACE(std::string(r.name) + (rows_contiguous ? " rows contiguous" : " depth contiguous"));
-      // Stored rows_contiguous ? rows x depth : depth x rows, with a padded leading dimension;
-      // magnitudes 2^-30 .. 2^20 reach FP16 subnormals, overflow and the scaling's range.
+      SCOPED_TRACE(std::string(name) + (rows_contiguous ? " rows contiguous" : " depth contiguous"));
+      // Magnitudes 2^-30 .. 2^20 reach FP16 subnormals and overflow.
       test::Matrix stored = rows_contiguous ? test::random_wide_matrix(rows, depth, test::fresh_seed(), -30, 20)
                                             : test::random_wide_matrix(depth, rows, test::fresh_seed(), -30, 20);
-      const OperandRows host_rows = rows_contiguous ? OperandRows{stored.ptr(), rows, depth, 1, stored.ld}
-                                                    : OperandRows{stored.ptr(), rows, depth, stored.ld, 1};
       auto at = [&](index_t i, index_t p) -> float& { return rows_contiguous ? stored(i, p) : stored(p, i); };
       at(2, 3) = std::numeric_limits<float>::infinity();
       at(5, 69) = std::numeric_limits<float>::quiet_NaN();
@@ -52,73 +120,118 @@ TEST(CudaSplit, BitwiseEqualToHostSplit) {
       at(44, 0) = 65519.0f;  // rounds to 65504 or Inf depending on the rule
       at(8, 8) = std::numeric_limits<float>::max();
 
-      test::DeviceBuffer<float> d_src(stored.data);
-      const bool tf32 = r.rule == SplitRule::tf32;  // pieces stored as floats, else FP16 bits
-      const std::size_t piece_words = static_cast<std::size_t>(rows_pad * depth_pad);
-      test::DeviceBuffer<std::uint32_t> hi(piece_words), lo(piece_words);  // room for either form
-      test::DeviceBuffer<int> exponent(static_cast<std::size_t>(rows_pad));
-      test::DeviceBuffer<std::uint32_t> stats(static_cast<std::size_t>(3 * rows + 1));
-      test::cuda_ok(cudaMemset(stats.get(), 0, stats.size() * sizeof(std::uint32_t)), "memset");
-      test::cuda_ok(cudaMemset(lo.get(), 0x55, piece_words * 4), "memset");  // lo-less rules leave it
-      cuda::SplitOperand dst;
-      dst.piece[0] = hi.get();
-      dst.piece[1] = lo.get();
-      dst.rows = rows;
-      dst.depth = depth;
-      dst.rows_pad = rows_pad;
-      dst.depth_pad = depth_pad;
-      dst.max_abs_bits = stats.get();
-      dst.min_abs_inv_bits = stats.get() + rows;
-      dst.nonfinite = stats.get() + 2 * rows;
-      dst.exponent = exponent.get();
-      OperandRows device_rows = host_rows;
-      device_rows.base = d_src.get();
-      // Scaling needs the stats pass first; the other rules record the non-finite flags in the split.
-      std::uint32_t* any_flag = stats.get() + 3 * rows;
-      if (r.scale_rows) {
-        cuda::launch_row_stats(device_rows, dst, any_flag, nullptr);
-        cuda::launch_split(device_rows, r.rule, true, dst, /*path_word=*/nullptr, /*any_nonfinite=*/nullptr, nullptr);
-      } else {
-        cuda::launch_split(device_rows, r.rule, false, dst, /*path_word=*/nullptr, any_flag, nullptr);
-      }
+      test::DeviceBuffer<std::uint32_t> words(static_cast<std::size_t>(cuda::split_stats_words(rows) + 1));
+      test::cuda_ok(cudaMemset(words.get(), 0, words.size() * 4), "memset");
+      DeviceOperand op(stored, rows_contiguous, rows, depth, words, 0);
+      std::uint32_t* any_flag = words.get() + cuda::split_stats_words(rows);
+      cuda::launch_split(op.device_rows(), rule, op.dst, any_flag, nullptr);
       test::cuda_ok(cudaDeviceSynchronize(), "sync");
 
-      const std::vector<std::uint32_t> dev_hi = hi.download(), dev_lo = lo.download();
-      const std::vector<int> dev_e = exponent.download();
-      const std::vector<std::uint32_t> dev_stats = stats.download();
-      const host::PackedOperand want = host::pack_operand(host_rows, /*width=*/1, r.rule, r.scale_rows);
-      // Element (i, p) of a device piece, as the float it represents.
-      auto piece_value = [&](const std::vector<std::uint32_t>& piece, std::size_t d) {
-        if (tf32) return numerics::bits_to_float(piece[d]);
-        std::uint16_t u;
-        std::memcpy(&u, reinterpret_cast<const unsigned char*>(piece.data()) + 2 * d, sizeof u);
-        return numerics::half_bits_to_float(u);
-      };
-
-      int mismatches = 0;
-      for (index_t i = 0; i < rows_pad; ++i)
-        for (index_t p = 0; p < depth_pad; ++p) {
-          const std::size_t d = static_cast<std::size_t>(i * depth_pad + p);
-          const bool inside = i < rows && p < depth;
-          const float want_hi = inside ? want.data[static_cast<std::size_t>(i * depth + p)] : 0.0f;
-          if (bits(piece_value(dev_hi, d)) != bits(want_hi) && mismatches++ < 5)
-            ADD_FAILURE() << "hi(" << i << "," << p << ") = " << piece_value(dev_hi, d) << ", host " << want_hi;
-          if (want.pieces == 2) {
-            const float want_lo = inside ? want.data[static_cast<std::size_t>(rows * depth + i * depth + p)] : 0.0f;
-            if (bits(piece_value(dev_lo, d)) != bits(want_lo) && mismatches++ < 5)
-              ADD_FAILURE() << "lo(" << i << "," << p << ") = " << piece_value(dev_lo, d) << ", host " << want_lo;
-          }
-        }
-      EXPECT_EQ(mismatches, 0);
+      const host::PackedOperand want = host::pack_operand(op.host_rows, /*width=*/1, rule, /*scale_rows=*/false);
+      expect_pieces_match(op, want, rule == SplitRule::tf32);
+      const std::vector<std::uint32_t> w = words.download();
       std::uint32_t any = 0;
-      for (index_t i = 0; i < rows_pad; ++i) {
-        EXPECT_EQ(dev_e[i], i < rows ? want.exponent[i] : 0) << "exponent of row " << i;
-        if (i >= rows) continue;
-        EXPECT_EQ(dev_stats[2 * rows + i] != 0, want.nonfinite[i] != 0) << "non-finite flag of row " << i;
+      for (index_t i = 0; i < rows; ++i) {
+        EXPECT_EQ(w[2 * rows + i] != 0, want.nonfinite[i] != 0) << "non-finite flag of row " << i;
         any |= want.nonfinite[i];
       }
-      EXPECT_EQ(dev_stats[3 * rows] != 0, any != 0) << "any-non-finite flag";
+      EXPECT_EQ(w.back() != 0, any != 0) << "any-non-finite flag";
     }
+}
+
+// Operands whose rows exercise every outcome of the guess: kept (uniform
+// rows, an all-zero prefix on order-one values, a zero row, Inf in the
+// prefix, 65519 in front), and replaced (a late outlier, a zero prefix on
+// values of 2^20, a tiny late element that the exact exponent still holds),
+// a wide row (float64 on the FP16 path) and a NaN.
+test::Matrix fp16_path_operand(index_t rows, index_t depth, bool rows_contiguous) {
+  test::Matrix m = rows_contiguous ? test::random_matrix(rows, depth, test::fresh_seed())
+                                   : test::random_matrix(depth, rows, test::fresh_seed());
+  auto at = [&](index_t i, index_t p) -> float& { return rows_contiguous ? m(i, p) : m(p, i); };
+  at(1, depth - 50) = 1000.0f;
+  for (index_t p = 0; p < numerics::exponent_guess_values; ++p) at(2, p) = at(3, p) = 0.0f;
+  for (index_t p = numerics::exponent_guess_values; p < depth; ++p) at(3, p) *= 0x1p20f;
+  at(4, depth - 100) = 0x1p-27f;
+  at(5, depth / 3) = 0x1p-40f;  // wide
+  at(6, 3) = std::numeric_limits<float>::infinity();
+  at(7, depth - 10) = std::numeric_limits<float>::quiet_NaN();
+  for (index_t p = 0; p < depth; ++p) at(8, p) = p % 2 ? 0.0f : -0.0f;
+  for (index_t p = 0; p < depth; ++p) at(9, p) *= 0x1p15f;
+  at(9, 0) = 65519.0f;
+  return m;
+}
+
+void check_emulated_split(const test::Matrix& a_stored, bool a_rows_contiguous, index_t a_rows,
+                          const test::Matrix& b_stored, bool b_rows_contiguous, index_t b_rows, index_t depth,
+                          EmulationPath expected_path) {
+  const index_t words_a = cuda::split_stats_words(a_rows), words_b = cuda::split_stats_words(b_rows);
+  test::DeviceBuffer<std::uint32_t> words(static_cast<std::size_t>(words_a + words_b + 3));
+  test::cuda_ok(cudaMemset(words.get(), 0, words.size() * 4), "memset");
+  DeviceOperand a(a_stored, a_rows_contiguous, a_rows, depth, words, 0);
+  DeviceOperand b(b_stored, b_rows_contiguous, b_rows, depth, words, words_a);
+  std::uint32_t* flags = words.get() + words_a + words_b;  // any-non-finite, path word, block counter
+  cuda::launch_emulated_fp32_split(a.device_rows(), b.device_rows(), a.dst, b.dst, flags + 1, flags + 2, flags,
+                                   nullptr);
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  const std::vector<std::uint32_t> w = words.download();
+
+  const EmulationPath path = choose_emulation_path(range_verdict(a.host_rows), range_verdict(b.host_rows));
+  ASSERT_EQ(path, expected_path) << "the test's operands should take " << path_name(expected_path);
+  EXPECT_EQ(cuda::path_from_word(w[words_a + words_b + 1]), path) << "the device's path";
+  if (path == EmulationPath::native_fp32) return;  // no pieces are used
+  bool any = false;
+  for (const DeviceOperand* op : {&a, &b}) {
+    SCOPED_TRACE(op == &a ? "op(A)" : "op(B)^T");
+    const bool tf32 = path == EmulationPath::tf32_full_range;
+    const host::PackedOperand want = tf32 ? host::pack_operand(op->host_rows, 1, SplitRule::tf32, false)
+                                          : host::pack_operand(op->host_rows, 1, SplitRule::round_scaled_lo, true);
+    expect_pieces_match(*op, want, tf32);
+    const index_t rows = op->dst.rows, first = op == &a ? 0 : words_a;
+    std::uint32_t resplit = 0;
+    for (index_t i = 0; i < rows; ++i) {
+      bool nonfinite = false;
+      const RowRange range = row_range(op->host_rows, i, &nonfinite);
+      any = any || nonfinite;
+      EXPECT_EQ(w[first + i], bits(range.max_abs)) << "largest |x| of row " << i;
+      EXPECT_EQ(w[first + rows + i], range.min_abs_nonzero == 0.0f ? 0u : ~bits(range.min_abs_nonzero))
+          << "smallest nonzero |x| of row " << i;
+      const std::uint32_t flag = w[first + 2 * rows + i];
+      EXPECT_EQ((flag & cuda::row_nonfinite) != 0, nonfinite) << "non-finite flag of row " << i;
+      EXPECT_EQ((flag & cuda::row_recomputed) != 0, !tf32 && !fits_fp16_scaled(range)) << "float64 flag of row " << i;
+      float prefix_max = 0.0f;
+      for (index_t p = 0; p < std::min<index_t>(depth, numerics::exponent_guess_values); ++p)
+        if (std::isfinite(op->host_rows(i, p))) prefix_max = std::max(prefix_max, std::fabs(op->host_rows(i, p)));
+      resplit += numerics::row_exponent(numerics::guessed_exponent(prefix_max), range.max_abs, range.min_abs_nonzero) !=
+                 numerics::guessed_exponent(prefix_max);
+    }
+    EXPECT_EQ(w[first + 4 * rows + 1], resplit) << "rows split again";
+    if (!tf32) EXPECT_GE(resplit, 4u) << "the test's rows 1, 3, 4, 5 should miss their guess";
+  }
+  EXPECT_EQ(w[words_a + words_b] != 0, any) << "any-non-finite flag";
+}
+
+TEST(CudaSplit, EmulatedFp32SplitEqualsTheHostsOnTheFp16Path) {
+  EGEMM_REQUIRE_GPU();
+  const index_t depth = 300;  // three k-panels, the last partial
+  for (bool a_rows_contiguous : {true, false}) {
+    SCOPED_TRACE(a_rows_contiguous ? "op(A) rows contiguous" : "op(A) depth contiguous");
+    const test::Matrix a = fp16_path_operand(45, depth, a_rows_contiguous);
+    const test::Matrix b = fp16_path_operand(70, depth, !a_rows_contiguous);
+    check_emulated_split(a, a_rows_contiguous, 45, b, !a_rows_contiguous, 70, depth, EmulationPath::fp16_scaled);
+  }
+}
+
+TEST(CudaSplit, EmulatedFp32SplitEqualsTheHostsOnTheFullRangePaths) {
+  EGEMM_REQUIRE_GPU();
+  const index_t depth = 200;
+  for (bool beyond_tf32 : {false, true}) {
+    SCOPED_TRACE(beyond_tf32 ? "a value beyond TF32's range: native" : "wide rows: TF32");
+    test::Matrix a = test::random_wide_matrix(45, depth, test::fresh_seed(), -30, 20);
+    const test::Matrix b = test::random_wide_matrix(depth, 70, test::fresh_seed(), -30, 20);
+    if (beyond_tf32) a(3, 100) = std::numeric_limits<float>::max();
+    check_emulated_split(a, true, 45, b, false, 70, depth,
+                         beyond_tf32 ? EmulationPath::native_fp32 : EmulationPath::tf32_full_range);
+  }
 }
 
 }  // namespace

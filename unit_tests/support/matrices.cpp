@@ -70,12 +70,7 @@ SplitModel model_of(PolicyId id) {
 std::vector<int> row_exponents(const OperandRows& rows, bool scaled) {
   std::vector<int> e(static_cast<std::size_t>(rows.rows), 0);
   if (!scaled) return e;
-  for (index_t r = 0; r < rows.rows; ++r) {
-    float mx = 0.0f;
-    for (index_t p = 0; p < rows.depth; ++p)
-      if (std::isfinite(rows(r, p))) mx = std::max(mx, std::fabs(rows(r, p)));
-    e[r] = numerics::range_exponent(mx);
-  }
+  for (index_t r = 0; r < rows.rows; ++r) e[r] = emulated_fp32_row_exponent(rows, r);
   return e;
 }
 
