@@ -71,6 +71,7 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
     for (int piece = 0; piece < pieces; ++piece)
       op->piece[piece] = carver.take<unsigned char>(static_cast<std::size_t>(op->rows_pad * op->depth_pad) * piece_bytes);
     op->exponent = carver.take<int>(static_cast<std::size_t>(op->rows_pad));
+    op->panel_in_tf32 = carver.take<std::uint32_t>(static_cast<std::size_t>(split_panels(*op)));
   }
   // Per operand: its statistics words (split_operand.hpp); then two flags and a counter.
   const std::size_t words = static_cast<std::size_t>(split_stats_words(g.m) + split_stats_words(g.n) + 3);

@@ -12,8 +12,10 @@
 // the row's first values (numerics/row_exponent.hpp; every block of a row
 // panel works out the same guess), splits with it and gathers the row's
 // statistics as it goes; the path choice keeps every guess that holds its
-// row, and a second, usually empty, launch splits the other rows again (or
-// everything as TF32 pieces, when the full-range path is chosen).
+// row, and a second, usually empty, launch splits the other rows again. On
+// data too wide for the FP16 path the split learns so from the first blocks'
+// panels and the rest write TF32 pieces at once; the second launch redoes the
+// panels that went out in FP16 before it knew.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -43,14 +45,25 @@ struct OperandPair {
   SplitOperand dst[2];
 };
 
+// A row whose panel alone spans more than the FP16 split holds is wide,
+// whatever the rest of it holds. Once more rows of an operand are known wide
+// than the FP16 path recomputes, that path is out (the path choice would
+// rule the same): the word says so at once, for the blocks still to start.
+__device__ __forceinline__ void mark_known_wide(const SplitOperand& dst, index_t row, std::uint32_t* path_word) {
+  if (atomicOr(dst.known_wide + row, 1u) != 0) return;
+  if (atomicAdd(dst.known_wide_count, 1u) == static_cast<std::uint32_t>(max_recomputed_rows(dst.rows)))
+    atomicOr(path_word, path_not_fp16_scaled);
+}
+
 // A panel row's statistics, reduced over its lanes, into the row's words.
 __device__ __forceinline__ void record_row_stats(RowStats stats, const SplitOperand& dst, index_t row, int q,
-                                                 std::uint32_t* any_nonfinite) {
+                                                 std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   stats.reduce_over_row_lanes();
   if (q != 0 || row >= dst.rows) return;
   if (stats.max_bits != 0) {
     atomicMax(dst.max_abs_bits + row, stats.max_bits);
     atomicMax(dst.min_abs_inv_bits + row, stats.min_inv);
+    if (!fits_fp16_scaled(stats.range())) mark_known_wide(dst, row, path_word);
   }
   if (stats.nonfinite) {
     atomicOr(dst.nonfinite + row, row_nonfinite);
@@ -81,10 +94,13 @@ enum class PanelSplit {
 
 template <SplitRule Rule, PanelSplit Mode>
 __device__ __forceinline__ void split_panel_of(const OperandRows& src, const SplitOperand& dst,
-                                               std::uint32_t* any_nonfinite) {
+                                               std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
   if (r0 >= dst.rows_pad || p0 >= dst.depth_pad) return;  // the grid spans the larger operand
   __shared__ Panel panel;
+  __shared__ bool in_tf32;  // EmulatedFP32: the FP16 path is already out (one read for the block)
+  if (Mode == PanelSplit::guessed_scaling && threadIdx.x == 0)
+    in_tf32 = (__ldcg(path_word) & path_not_fp16_scaled) != 0;
   load_panel(src, r0, p0, panel);
   __syncthreads();
 
@@ -92,6 +108,7 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
   const index_t row = r0 + r;
   float x[per_thread];
   read_row_values(panel, r, q, x);
+  bool tf32 = Rule == SplitRule::tf32;
   if constexpr (Mode == PanelSplit::guessed_scaling) {
     __shared__ PrefixPanel prefix;
     const int e = guessed_row_exponent(src, r0, prefix);
@@ -99,23 +116,26 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
     RowStats stats;
 #pragma unroll
     for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
-    record_row_stats(stats, dst, row, q, any_nonfinite);
-    scale_row_values(x, e);
+    record_row_stats(stats, dst, row, q, any_nonfinite, path_word);
+    tf32 = in_tf32;
+    if (!tf32) scale_row_values(x, e);
+    if (threadIdx.x == 0) dst.panel_in_tf32[blockIdx.x * split_k_panels(dst) + blockIdx.y] = tf32 ? 1u : 0u;
   } else {
     if constexpr (Mode == PanelSplit::records_nonfinite) record_nonfinite(x, row, src.rows, dst, any_nonfinite);
     if (blockIdx.y == 0 && q == 0) dst.exponent[row] = 0;
   }
-  write_row_values<Rule>(x, dst, row, p0, q, Rule == SplitRule::tf32);
+  write_row_values<Rule>(x, dst, row, p0, q, tf32);
 }
 
 template <SplitRule Rule, PanelSplit Mode>
-__global__ void __launch_bounds__(split_threads, 5) split_kernel(const OperandPair ops, std::uint32_t* any_nonfinite) {
+__global__ void __launch_bounds__(split_threads, 5)
+    split_kernel(const OperandPair ops, std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   wait_for_previous_kernel();
   allow_next_kernel();
   if (blockIdx.z == 0)
-    split_panel_of<Rule, Mode>(ops.src[0], ops.dst[0], any_nonfinite);
+    split_panel_of<Rule, Mode>(ops.src[0], ops.dst[0], any_nonfinite, path_word);
   else
-    split_panel_of<Rule, Mode>(ops.src[1], ops.dst[1], any_nonfinite);
+    split_panel_of<Rule, Mode>(ops.src[1], ops.dst[1], any_nonfinite, path_word);
 }
 
 // Row `row` of both operands' rows in turn (op(A)'s, then op(B)^T's): its
@@ -170,19 +190,20 @@ __global__ void __launch_bounds__(path_choice_threads) path_choice_kernel(const 
 }
 
 // The second split's work items of one operand: (listed row, k-panel) pairs
-// on the FP16 path, every (row panel, k-panel) on the TF32 path.
-__device__ __forceinline__ index_t k_panels(const SplitOperand& op) { return (op.depth_pad + panel_k - 1) / panel_k; }
+// on the FP16 path, every (row panel, k-panel) on the TF32 path (the panel's
+// index in panel_in_tf32).
 __device__ __forceinline__ index_t resplit_items(const SplitOperand& op, bool tf32) {
-  return (tf32 ? op.rows_pad / panel_rows : static_cast<index_t>(*op.resplit_count)) * k_panels(op);
+  return (tf32 ? op.rows_pad / panel_rows : static_cast<index_t>(*op.resplit_count)) * split_k_panels(op);
 }
 
 // One item: the panel is staged whole (its loads stay coalesced); on the
 // FP16 path only the listed row's lanes write, with its exact exponent; on
-// the TF32 path every row, unscaled, and the exponents reset to 0.
+// the TF32 path every row, unscaled, unless the split wrote it so already.
 template <bool Tf32>
 __device__ __forceinline__ void resplit_item(const OperandRows& src, const SplitOperand& dst, index_t item,
                                              Panel& panel) {
-  const index_t panels = k_panels(dst), p0 = item % panels * panel_k;
+  if (Tf32 && dst.panel_in_tf32[item] != 0) return;  // the same word for the whole block
+  const index_t panels = split_k_panels(dst), p0 = item % panels * panel_k;
   const index_t listed = Tf32 ? -1 : static_cast<index_t>(dst.resplit_list[item / panels]);
   const index_t r0 = Tf32 ? item / panels * panel_rows : listed / panel_rows * panel_rows;
   // The strides pass through an empty asm each item, so that the compiler
@@ -199,7 +220,6 @@ __device__ __forceinline__ void resplit_item(const OperandRows& src, const Split
   float x[per_thread];
   read_row_values(panel, r, q, x);
   if constexpr (Tf32) {
-    if (p0 == 0 && q == 0) dst.exponent[row] = 0;
     write_row_values<SplitRule::tf32>(x, dst, row, p0, q, true);
   } else {
     scale_row_values(x, dst.exponent[row]);
@@ -217,6 +237,12 @@ __device__ __forceinline__ void resplit_operand(const OperandRows& src, const Sp
   for (index_t item = blockIdx.x; item < items; item += gridDim.x) resplit_item<Tf32>(src, dst, item, panel);
 }
 
+__device__ __forceinline__ void zero_exponents(const SplitOperand& op) {
+  for (index_t row = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; row < op.rows_pad;
+       row += static_cast<index_t>(gridDim.x) * blockDim.x)
+    op.exponent[row] = 0;
+}
+
 // EmulatedFP32's second split, by the path chosen (see the file comment).
 __global__ void __launch_bounds__(split_threads) resplit_kernel(const OperandPair ops, const std::uint32_t* path_word) {
   wait_for_previous_kernel();
@@ -224,6 +250,8 @@ __global__ void __launch_bounds__(split_threads) resplit_kernel(const OperandPai
   const EmulationPath path = path_from_word(*path_word);
   __shared__ Panel panel;
   if (path == EmulationPath::tf32_full_range) {
+    zero_exponents(ops.dst[0]);  // TF32 pieces are not scaled
+    zero_exponents(ops.dst[1]);
     resplit_operand<true>(ops.src[0], ops.dst[0], panel);
     resplit_operand<true>(ops.src[1], ops.dst[1], panel);
   } else if (path == EmulationPath::fp16_scaled) {
@@ -235,9 +263,10 @@ __global__ void __launch_bounds__(split_threads) resplit_kernel(const OperandPai
 template <SplitRule Rule>
 void launch_split_rule(const OperandPair& ops, std::uint32_t* any_nonfinite, dim3 grid, cudaStream_t stream) {
   if (any_nonfinite != nullptr)
-    launch_dependent(split_kernel<Rule, PanelSplit::records_nonfinite>, grid, split_threads, 0, stream, ops, any_nonfinite);
+    launch_dependent(split_kernel<Rule, PanelSplit::records_nonfinite>, grid, split_threads, 0, stream, ops, any_nonfinite,
+                     nullptr);
   else
-    launch_dependent(split_kernel<Rule, PanelSplit::plain>, grid, split_threads, 0, stream, ops, nullptr);
+    launch_dependent(split_kernel<Rule, PanelSplit::plain>, grid, split_threads, 0, stream, ops, nullptr, nullptr);
 }
 
 // Panels over the larger of the operands' padded extents; z: the operands.
@@ -288,7 +317,8 @@ void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_s
   const dim3 grid = panel_grid(both, 2);
   if (grid.x == 0 || grid.y == 0) return;
   // The first kernel after the statistics' memset: a plain launch.
-  split_kernel<SplitRule::round_scaled_lo, PanelSplit::guessed_scaling><<<grid, split_threads, 0, stream>>>(both, any_nonfinite);
+  split_kernel<SplitRule::round_scaled_lo, PanelSplit::guessed_scaling>
+      <<<grid, split_threads, 0, stream>>>(both, any_nonfinite, path_word);
   EGEMM_CUDA_CHECK_LAUNCH();
   if (a.rows + b.rows > 0) {
     const index_t blocks = (a.rows + b.rows + path_choice_threads - 1) / path_choice_threads;

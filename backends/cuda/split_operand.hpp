@@ -27,11 +27,26 @@ struct SplitOperand {
   std::uint32_t* wide_list = nullptr;        // ... the first max_recomputed_rows(rows) of them
   std::uint32_t* resplit_count = nullptr;    // EmulatedFP32: rows whose guessed exponent did not hold
   std::uint32_t* resplit_list = nullptr;     // ... all of them ([rows])
+  std::uint32_t* known_wide = nullptr;       // EmulatedFP32: [rows] 1 once one panel of the row shows it wide
+  std::uint32_t* known_wide_count = nullptr; // ... how many rows are
+  // Not statistics (no zeroing): EmulatedFP32's [split_panels(*this)] 1 where
+  // the split wrote the panel's TF32 pieces rather than FP16 ones.
+  std::uint32_t* panel_in_tf32 = nullptr;
   int* exponent = nullptr;                   // [rows_pad] the row was scaled by 2^-exponent before the split
 };
 
+// The split's panels: 32 rows x 128 k, row panel after row panel.
+inline constexpr int split_panel_rows = 32;
+inline constexpr int split_panel_k = 128;
+__host__ __device__ inline index_t split_k_panels(const SplitOperand& op) {
+  return (op.depth_pad + split_panel_k - 1) / split_panel_k;
+}
+__host__ __device__ inline index_t split_panels(const SplitOperand& op) {
+  return op.rows_pad / split_panel_rows * split_k_panels(op);
+}
+
 // How many statistics words an operand of `rows` rows takes.
-inline index_t split_stats_words(index_t rows) { return 4 * rows + 2 + max_recomputed_rows(rows); }
+inline index_t split_stats_words(index_t rows) { return 5 * rows + 3 + max_recomputed_rows(rows); }
 
 // Points op's statistics at `words` (split_stats_words(op.rows) of them);
 // returns the first word after them.
@@ -40,9 +55,11 @@ inline std::uint32_t* place_split_stats(SplitOperand& op, std::uint32_t* words) 
   op.min_abs_inv_bits = words + op.rows;
   op.nonfinite = words + 2 * op.rows;
   op.resplit_list = words + 3 * op.rows;
-  op.wide_count = words + 4 * op.rows;
-  op.resplit_count = words + 4 * op.rows + 1;
-  op.wide_list = words + 4 * op.rows + 2;
+  op.known_wide = words + 4 * op.rows;
+  op.wide_count = words + 5 * op.rows;
+  op.resplit_count = words + 5 * op.rows + 1;
+  op.known_wide_count = words + 5 * op.rows + 2;
+  op.wide_list = words + 5 * op.rows + 3;
   return words + split_stats_words(op.rows);
 }
 
@@ -63,7 +80,10 @@ void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, Split
 //  1. the split of both by round_scaled_lo, each row scaled by an exponent
 //     guessed from its first values (numerics/row_exponent.hpp), gathering
 //     each row's statistics on the way (largest and smallest nonzero finite
-//     |x|, Inf/NaN): the operands are read once;
+//     |x|, Inf/NaN): the operands are read once. Once more rows are known
+//     wide (one panel suffices to show it) than the FP16 path recomputes,
+//     that path is out: *path_word says so at once and the blocks that start
+//     after it write TF32 pieces (marked in panel_in_tf32);
 //  2. the path choice: every row's range verdict folded into *path_word, the
 //     wide rows counted and listed; rows whose guess did not hold get their
 //     exact exponent and are listed for a second split; the blocks count
@@ -71,7 +91,7 @@ void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, Split
 //     max_recomputed_rows wide rows in either operand rule the FP16 path
 //     out, otherwise the listed wide rows are flagged for float64);
 //  3. the second split, by the chosen path: the listed rows again (FP16),
-//     everything as TF32 pieces (full range), or nothing (native).
+//     the panels not yet in TF32 pieces (full range), or nothing (native).
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                                 const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* verdict_blocks,
                                 std::uint32_t* any_nonfinite, cudaStream_t stream);

@@ -19,8 +19,8 @@
 
 namespace egemm::cuda::split_panel {
 
-inline constexpr int panel_rows = 32;
-inline constexpr int panel_k = 128;
+inline constexpr int panel_rows = split_panel_rows;
+inline constexpr int panel_k = split_panel_k;
 inline constexpr int split_threads = 256;
 inline constexpr int threads_per_row = 8;
 inline constexpr int per_chunk = 4;                            // consecutive k a thread holds per 32-wide chunk

@@ -23,7 +23,10 @@ class PresplitOperands {
   PresplitOperands() = default;
   PresplitOperands(const PresplitOperands&) = delete;
   PresplitOperands& operator=(const PresplitOperands&) = delete;
-  ~PresplitOperands() { (void)cudaFree(memory_); }
+  ~PresplitOperands() {
+    (void)cudaFree(memory_);
+    (void)cudaFree(panel_marks_);
+  }
 
   cuda::SplitOperand a, b;
   std::uint32_t* path_word = nullptr;  // the device's path choice, after split()
@@ -46,6 +49,7 @@ class PresplitOperands {
   void reserve(index_t m, index_t n, index_t k) {
     if (m == m_ && n == n_ && k == k_) return;
     (void)cudaFree(memory_);
+    (void)cudaFree(panel_marks_);
     m_ = m, n_ = n, k_ = k;
     const index_t depth = round_up(k, cuda::split_depth_multiple);
     const index_t rows[2] = {round_up(m, cuda::split_row_multiple), round_up(n, cuda::split_row_multiple)};
@@ -76,9 +80,14 @@ class PresplitOperands {
     }
     any_nonfinite_ = w;
     path_word = w + 1;
+    check(cudaMalloc(&panel_marks_, 4 * static_cast<std::size_t>(cuda::split_panels(a) + cuda::split_panels(b))),
+          "cudaMalloc split panel marks");
+    a.panel_in_tf32 = panel_marks_;
+    b.panel_in_tf32 = panel_marks_ + cuda::split_panels(a);
   }
 
   void* memory_ = nullptr;
+  std::uint32_t* panel_marks_ = nullptr;
   std::uint32_t* words_ = nullptr;
   std::uint32_t* any_nonfinite_ = nullptr;
   std::size_t word_count_ = 0;

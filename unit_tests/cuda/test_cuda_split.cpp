@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -39,6 +40,7 @@ struct DeviceOperand {
   test::DeviceBuffer<float> src;
   test::DeviceBuffer<std::uint32_t> hi, lo;  // room for TF32 pieces
   test::DeviceBuffer<int> exponent;
+  test::DeviceBuffer<std::uint32_t> panel_marks;
   cuda::SplitOperand dst;
 
   DeviceOperand(const test::Matrix& stored, bool rows_contiguous, index_t rows, index_t depth,
@@ -48,7 +50,8 @@ struct DeviceOperand {
         src(stored.data),
         hi(static_cast<std::size_t>(round_up(rows, 32) * round_up(depth, 64))),
         lo(hi.size()),
-        exponent(static_cast<std::size_t>(round_up(rows, 32))) {
+        exponent(static_cast<std::size_t>(round_up(rows, 32))),
+        panel_marks(static_cast<std::size_t>(round_up(rows, 32) / 32 * ((round_up(depth, 64) + 127) / 128))) {
     test::cuda_ok(cudaMemset(lo.get(), 0x55, lo.size() * 4), "memset");  // lo-less rules leave it
     dst.piece[0] = hi.get();
     dst.piece[1] = lo.get();
@@ -57,6 +60,8 @@ struct DeviceOperand {
     dst.rows_pad = round_up(rows, 32);
     dst.depth_pad = round_up(depth, 64);
     dst.exponent = exponent.get();
+    dst.panel_in_tf32 = panel_marks.get();
+    EXPECT_EQ(panel_marks.size(), static_cast<std::size_t>(cuda::split_panels(dst)));
     cuda::place_split_stats(dst, words.get() + first_word);
   }
   OperandRows device_rows() const {
@@ -186,6 +191,12 @@ void check_emulated_split(const test::Matrix& a_stored, bool a_rows_contiguous, 
     const host::PackedOperand want = tf32 ? host::pack_operand(op->host_rows, 1, SplitRule::tf32, false)
                                           : host::pack_operand(op->host_rows, 1, SplitRule::round_scaled_lo, true);
     expect_pieces_match(*op, want, tf32);
+    if (tf32) {
+      const std::vector<std::uint32_t> marks = op->panel_marks.download();
+      std::printf("[ split ] %s: %d of %d panels written as TF32 by the split, the rest by the second split\n",
+                  op == &a ? "op(A)" : "op(B)^T", static_cast<int>(std::count(marks.begin(), marks.end(), 1u)),
+                  static_cast<int>(marks.size()));
+    }
     const index_t rows = op->dst.rows, first = op == &a ? 0 : words_a;
     std::uint32_t resplit = 0;
     for (index_t i = 0; i < rows; ++i) {
@@ -204,7 +215,7 @@ void check_emulated_split(const test::Matrix& a_stored, bool a_rows_contiguous, 
       resplit += numerics::row_exponent(numerics::guessed_exponent(prefix_max), range.max_abs, range.min_abs_nonzero) !=
                  numerics::guessed_exponent(prefix_max);
     }
-    EXPECT_EQ(w[first + 4 * rows + 1], resplit) << "rows split again";
+    EXPECT_EQ(*(w.data() + (op->dst.resplit_count - words.get())), resplit) << "rows split again";
     if (!tf32) EXPECT_GE(resplit, 4u) << "the test's rows 1, 3, 4, 5 should miss their guess";
   }
   EXPECT_EQ(w[words_a + words_b] != 0, any) << "any-non-finite flag";
@@ -232,6 +243,17 @@ TEST(CudaSplit, EmulatedFp32SplitEqualsTheHostsOnTheFullRangePaths) {
     check_emulated_split(a, true, 45, b, false, 70, depth,
                          beyond_tf32 ? EmulationPath::native_fp32 : EmulationPath::tf32_full_range);
   }
+}
+
+// More panels than the GPU runs at once: the first blocks show the rows
+// wide and the later ones write TF32 pieces at once, the second split redoes
+// only the panels that went out in FP16; the result is the host's either way.
+TEST(CudaSplit, WideOperandsSwitchToTf32PiecesMidSplit) {
+  EGEMM_REQUIRE_GPU();
+  const index_t depth = 1024;
+  const test::Matrix a = test::random_wide_matrix(2048, depth, test::fresh_seed(), -30, 20);
+  const test::Matrix b = test::random_wide_matrix(depth, 1024, test::fresh_seed(), -30, 20);
+  check_emulated_split(a, true, 2048, b, false, 1024, depth, EmulationPath::tf32_full_range);
 }
 
 }  // namespace
