@@ -15,7 +15,8 @@
 // row, and a second, usually empty, launch splits the other rows again. On
 // data too wide for the FP16 path the split learns so from the first blocks'
 // panels and the rest write TF32 pieces at once; the second launch redoes the
-// panels that went out in FP16 before it knew.
+// panels that went out in FP16 before it knew, and the TF32 ones their FP16
+// bytes landed on (the two forms share the buffers).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -196,14 +197,28 @@ __device__ __forceinline__ index_t resplit_items(const SplitOperand& op, bool tf
   return (tf32 ? op.rows_pad / panel_rows : static_cast<index_t>(*op.resplit_count)) * split_k_panels(op);
 }
 
+// Whether TF32 panel `item` (row panel r0, depth p0) holds the split's TF32
+// pieces untouched: written in TF32, and no FP16 panel written over its
+// bytes (split_operand.hpp). A lane per row; the answer is the block's.
+__device__ __forceinline__ bool tf32_panel_intact(const SplitOperand& dst, index_t item, index_t r0, index_t p0) {
+  bool overwritten = dst.panel_in_tf32[item] == 0;
+  if (threadIdx.x < panel_rows) {
+    const index_t k1 = p0 + panel_k < dst.depth_pad ? p0 + panel_k : dst.depth_pad;
+    fp16_panels_over_tf32_row(dst, r0 + threadIdx.x, p0, k1, [&](index_t row_panel, index_t k_panel) {
+      overwritten = overwritten || dst.panel_in_tf32[row_panel * split_k_panels(dst) + k_panel] == 0;
+    });
+  }
+  return __syncthreads_or(overwritten) == 0;
+}
+
 // One item: the panel is staged whole (its loads stay coalesced); on the
 // FP16 path only the listed row's lanes write, with its exact exponent; on
-// the TF32 path every row, unscaled, unless the split wrote it so already.
+// the TF32 path every row, unscaled, unless the split's TF32 pieces are intact.
 template <bool Tf32>
 __device__ __forceinline__ void resplit_item(const OperandRows& src, const SplitOperand& dst, index_t item,
                                              Panel& panel) {
-  if (Tf32 && dst.panel_in_tf32[item] != 0) return;  // the same word for the whole block
   const index_t panels = split_k_panels(dst), p0 = item % panels * panel_k;
+  if (Tf32 && tf32_panel_intact(dst, item, item / panels * panel_rows, p0)) return;
   const index_t listed = Tf32 ? -1 : static_cast<index_t>(dst.resplit_list[item / panels]);
   const index_t r0 = Tf32 ? item / panels * panel_rows : listed / panel_rows * panel_rows;
   // The strides pass through an empty asm each item, so that the compiler

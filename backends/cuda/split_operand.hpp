@@ -45,6 +45,22 @@ __host__ __device__ inline index_t split_panels(const SplitOperand& op) {
   return op.rows_pad / split_panel_rows * split_k_panels(op);
 }
 
+// An operand's FP16 and TF32 pieces share one buffer per piece, element e at
+// byte 2e or 4e, so FP16 pieces written over a panel's TF32 pieces land in
+// other rows and depths. Calls visit(row panel, k panel) for every FP16
+// panel whose bytes overlap those of TF32 row `row`, depths [k0, k1): such a
+// TF32 panel must be written again if one of them went out in FP16.
+template <class Visit>
+__host__ __device__ inline void fp16_panels_over_tf32_row(const SplitOperand& op, index_t row, index_t k0, index_t k1,
+                                                         Visit&& visit) {
+  const index_t dp = op.depth_pad, first = 2 * (row * dp + k0), end = 2 * (row * dp + k1);  // FP16 elements
+  for (index_t r = first / dp; r * dp < end && r < op.rows_pad; ++r) {
+    const index_t ka = (first > r * dp ? first : r * dp) - r * dp;
+    const index_t kb = (end < (r + 1) * dp ? end : (r + 1) * dp) - r * dp;
+    for (index_t kp = ka / split_panel_k; kp * split_panel_k < kb; ++kp) visit(r / split_panel_rows, kp);
+  }
+}
+
 // How many statistics words an operand of `rows` rows takes.
 inline index_t split_stats_words(index_t rows) { return 5 * rows + 3 + max_recomputed_rows(rows); }
 

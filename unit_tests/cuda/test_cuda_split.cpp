@@ -101,6 +101,38 @@ void expect_pieces_match(const DeviceOperand& op, const host::PackedOperand& wan
   for (index_t i = 0; i < op.dst.rows_pad; ++i) EXPECT_EQ(dev_e[i], i < rows ? want.exponent[i] : 0) << "exponent of row " << i;
 }
 
+// FP16 and TF32 pieces share a buffer (element e at byte 2e or 4e): the
+// FP16 panels whose bytes a TF32 panel's overlap, as the second split finds
+// them, against every FP16 element's bytes mapped one by one. Needs no GPU.
+TEST(CudaSplit, Fp16PanelsOverATf32PanelAreFoundExactly) {
+  for (index_t rows_pad : {32, 64, 96, 160})
+    for (index_t depth_pad : {64, 128, 192, 320, 512}) {
+      cuda::SplitOperand op;
+      op.rows_pad = rows_pad;
+      op.depth_pad = depth_pad;
+      const index_t k_panels = cuda::split_k_panels(op), panels = cuda::split_panels(op);
+      // overlap[t * panels + f]: TF32 panel t shares bytes with FP16 panel f.
+      std::vector<char> brute(static_cast<std::size_t>(panels * panels), 0), found(brute.size(), 0);
+      auto panel_of = [&](index_t row, index_t k) { return row / 32 * k_panels + k / 128; };
+      for (index_t r = 0; r < rows_pad; ++r)
+        for (index_t k = 0; k < depth_pad; ++k) {
+          const index_t tf32_element = (r * depth_pad + k) / 2;  // FP16 bytes 2e, 2e + 1 lie in TF32 element e / 2
+          const index_t tr = tf32_element / depth_pad, tk = tf32_element % depth_pad;
+          if (tr < rows_pad) brute[static_cast<std::size_t>(panel_of(tr, tk) * panels + panel_of(r, k))] = 1;
+        }
+      for (index_t tr = 0; tr < rows_pad; ++tr)
+        for (index_t k0 = 0; k0 < depth_pad; k0 += 128) {
+          const index_t t = panel_of(tr, k0);
+          cuda::fp16_panels_over_tf32_row(op, tr, k0, std::min<index_t>(k0 + 128, depth_pad),
+                                          [&](index_t row_panel, index_t k_panel) {
+                                            ASSERT_LT(k_panel, k_panels);
+                                            found[static_cast<std::size_t>(t * panels + row_panel * k_panels + k_panel)] = 1;
+                                          });
+        }
+      EXPECT_EQ(found, brute) << rows_pad << " x " << depth_pad;
+    }
+}
+
 TEST(CudaSplit, BitwiseEqualToHostSplit) {
   EGEMM_REQUIRE_GPU();
   struct Rule {
@@ -250,10 +282,17 @@ TEST(CudaSplit, EmulatedFp32SplitEqualsTheHostsOnTheFullRangePaths) {
 // only the panels that went out in FP16; the result is the host's either way.
 TEST(CudaSplit, WideOperandsSwitchToTf32PiecesMidSplit) {
   EGEMM_REQUIRE_GPU();
-  const index_t depth = 1024;
-  const test::Matrix a = test::random_wide_matrix(2048, depth, test::fresh_seed(), -30, 20);
-  const test::Matrix b = test::random_wide_matrix(depth, 1024, test::fresh_seed(), -30, 20);
-  check_emulated_split(a, true, 2048, b, false, 1024, depth, EmulationPath::tf32_full_range);
+  struct Shape {
+    index_t a_rows, b_rows, depth;
+  };
+  // Which panels go out in FP16 depends on timing: several shapes, three times each.
+  for (const Shape& s : {Shape{2048, 1024, 1024}, Shape{2048, 2048, 2048}, Shape{4096, 1024, 1024}})
+    for (int trial = 0; trial < 3; ++trial) {
+      SCOPED_TRACE(std::to_string(s.a_rows) + " x " + std::to_string(s.b_rows) + " x " + std::to_string(s.depth));
+      const test::Matrix a = test::random_wide_matrix(s.a_rows, s.depth, test::fresh_seed(), -30, 20);
+      const test::Matrix b = test::random_wide_matrix(s.depth, s.b_rows, test::fresh_seed(), -30, 20);
+      check_emulated_split(a, true, s.a_rows, b, false, s.b_rows, s.depth, EmulationPath::tf32_full_range);
+    }
 }
 
 }  // namespace
