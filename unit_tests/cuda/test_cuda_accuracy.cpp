@@ -1,11 +1,14 @@
 // The accuracy claim: on uniform [-1, 1] inputs EmulatedFP32's relative
 // Frobenius error against float64 is no larger than cuBLAS SGEMM's on the
-// same inputs (float64 reference from cublasDgemm).
+// same inputs (float64 reference from cublasDgemm); nor on "wide" inputs
+// (exponents spread over 2^-16..2^16: the full-range TF32 path), at sizes
+// whose split runs in several waves of blocks.
 #include <cublas_v2.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "device_support.hpp"
@@ -30,15 +33,18 @@ TEST(CudaAccuracy, EmulatedFP32NoWorseThanCublasSgemm) {
   EGEMM_REQUIRE_GPU();
   cublasHandle_t handle = nullptr;
   cublas_ok(cublasCreate(&handle), "cublasCreate");
+  for (bool wide : {false, true})
   for (index_t size : {1024, 2048, 4096}) {
     const std::uint64_t seed = test::fresh_seed();
-    SCOPED_TRACE("size " + std::to_string(size) + " seed " + std::to_string(seed));
+    SCOPED_TRACE(std::string(wide ? "wide" : "uniform") + " size " + std::to_string(size) + " seed " + std::to_string(seed));
     const std::size_t count = static_cast<std::size_t>(size * size);
     std::vector<float> a(count), b(count);
     std::mt19937_64 gen(seed);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    for (float& x : a) x = u(gen);
-    for (float& x : b) x = u(gen);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f), mant(1.0f, 2.0f);
+    std::uniform_int_distribution<int> exponent(-16, 16);
+    auto draw = [&] { return wide ? std::copysign(std::ldexp(mant(gen), exponent(gen)), u(gen)) : u(gen); };
+    for (float& x : a) x = draw();
+    for (float& x : b) x = draw();
     std::vector<double> a64(a.begin(), a.end()), b64(b.begin(), b.end());
 
     test::DeviceBuffer<float> da(a), db(b), dc(count);
@@ -59,8 +65,9 @@ TEST(CudaAccuracy, EmulatedFP32NoWorseThanCublasSgemm) {
     test::cuda_ok(cudaDeviceSynchronize(), "sync");
     const double emulated_error = rel_frobenius(dc.download(), ref);
 
-    std::printf("[ accuracy ] %lld^3 uniform[-1,1]: EmulatedFP32 rel. Frobenius error %.3e, cuBLAS SGEMM %.3e\n",
-                static_cast<long long>(size), emulated_error, sgemm_error);
+    std::printf("[ accuracy ] %lld^3 %s: EmulatedFP32 rel. Frobenius error %.3e, cuBLAS SGEMM %.3e\n",
+                static_cast<long long>(size), wide ? "wide (2^-16..2^16)" : "uniform[-1,1]", emulated_error,
+                sgemm_error);
     EXPECT_LE(emulated_error, sgemm_error);
   }
   cublasDestroy(handle);
