@@ -99,9 +99,6 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
   const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
   if (r0 >= dst.rows_pad || p0 >= dst.depth_pad) return;  // the grid spans the larger operand
   __shared__ Panel panel;
-  __shared__ bool in_tf32;  // EmulatedFP32: the FP16 path is already out (one read for the block)
-  if (Mode == PanelSplit::guessed_scaling && threadIdx.x == 0)
-    in_tf32 = (__ldcg(path_word) & path_not_fp16_scaled) != 0;
   load_panel(src, r0, p0, panel);
   __syncthreads();
 
@@ -118,6 +115,12 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
 #pragma unroll
     for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
     record_row_stats(stats, dst, row, q, any_nonfinite, path_word);
+    // Whether the FP16 path is already out, this block's own rows counted:
+    // one read for the block, so that its pieces are all of one form.
+    __shared__ bool in_tf32;
+    __syncthreads();
+    if (threadIdx.x == 0) in_tf32 = (__ldcg(path_word) & path_not_fp16_scaled) != 0;
+    __syncthreads();
     tf32 = in_tf32;
     if (!tf32) scale_row_values(x, e);
     if (threadIdx.x == 0) dst.panel_in_tf32[blockIdx.x * split_k_panels(dst) + blockIdx.y] = tf32 ? 1u : 0u;
