@@ -142,14 +142,10 @@ __global__ void __launch_bounds__(split_threads, 5)
     split_panel_of<Rule, Mode>(ops.src[1], ops.dst[1], any_nonfinite, path_word);
 }
 
-// Row `row` of both operands' rows in turn (op(A)'s, then op(B)^T's): its
-// range verdict from the statistics the split gathered, and its exponent
-// settled: a guess that does not hold the row gives way to the exact
-// exponent, and the row is listed for the second split.
-__device__ __forceinline__ void settle_row(const SplitOperand& a, const SplitOperand& b, index_t row,
-                                           std::uint32_t* path_word) {
-  const SplitOperand& op = row < a.rows ? a : b;
-  if (row >= a.rows) row -= a.rows;
+// Row `row` of `op`: its range verdict from the statistics the split
+// gathered, and its exponent settled: a guess that does not hold the row
+// gives way to the exact exponent, and the row is listed for the second split.
+__device__ __forceinline__ void settle_row(const SplitOperand& op, index_t row, std::uint32_t* path_word) {
   if (row >= op.rows) return;
   RowStats stats;
   stats.max_bits = op.max_abs_bits[row];
@@ -175,7 +171,13 @@ __global__ void __launch_bounds__(path_choice_threads) path_choice_kernel(const 
                                                                           std::uint32_t* blocks_done) {
   wait_for_previous_kernel();
   allow_next_kernel();
-  settle_row(a, b, static_cast<index_t>(blockIdx.x) * path_choice_threads + threadIdx.x, path_word);
+  // op(A)'s rows, then op(B)^T's; a call per operand (choosing the operand
+  // by a run-time condition copied both parameter blocks to local memory).
+  const index_t row = static_cast<index_t>(blockIdx.x) * path_choice_threads + threadIdx.x;
+  if (row < a.rows)
+    settle_row(a, row, path_word);
+  else
+    settle_row(b, row - a.rows, path_word);
   __threadfence();  // this block's counts and list entries before its arrival
   __syncthreads();
   __shared__ bool last;
