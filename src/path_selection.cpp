@@ -20,12 +20,16 @@ RowRange row_range(const OperandRows& rows, index_t r, bool* nonfinite) {
   return range;
 }
 
-int emulated_fp32_row_exponent(const OperandRows& rows, index_t r) {
+int emulated_fp32_guessed_exponent(const OperandRows& rows, index_t r) {
   float prefix_max = 0.0f;
   for (index_t p = 0; p < std::min<index_t>(rows.depth, numerics::exponent_guess_values); ++p)
     if (numerics::is_finite(rows(r, p))) prefix_max = std::max(prefix_max, std::fabs(rows(r, p)));
+  return numerics::guessed_exponent(prefix_max);
+}
+
+int emulated_fp32_row_exponent(const OperandRows& rows, index_t r) {
   const RowRange range = row_range(rows, r);
-  return numerics::row_exponent(numerics::guessed_exponent(prefix_max), range.max_abs, range.min_abs_nonzero);
+  return numerics::row_exponent(emulated_fp32_guessed_exponent(rows, r), range.max_abs, range.min_abs_nonzero);
 }
 
 OperandRangeVerdict range_verdict(const OperandRows& rows) {

@@ -83,6 +83,10 @@ EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t 
 // One row's range (host memory); `nonfinite` is set when it holds Inf or NaN.
 RowRange row_range(const OperandRows& rows, index_t r, bool* nonfinite = nullptr);
 
+// The exponent guessed for row r from its first values (host memory;
+// numerics::guessed_exponent of their largest finite magnitude).
+int emulated_fp32_guessed_exponent(const OperandRows& rows, index_t r);
+
 // The exponent EmulatedFP32's FP16 split scales row r by (host memory;
 // numerics::row_exponent of the row's guess and range).
 int emulated_fp32_row_exponent(const OperandRows& rows, index_t r);

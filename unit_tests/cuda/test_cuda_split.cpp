@@ -241,11 +241,7 @@ void check_emulated_split(const test::Matrix& a_stored, bool a_rows_contiguous, 
       const std::uint32_t flag = w[first + 2 * rows + i];
       EXPECT_EQ((flag & cuda::row_nonfinite) != 0, nonfinite) << "non-finite flag of row " << i;
       EXPECT_EQ((flag & cuda::row_recomputed) != 0, !tf32 && !fits_fp16_scaled(range)) << "float64 flag of row " << i;
-      float prefix_max = 0.0f;
-      for (index_t p = 0; p < std::min<index_t>(depth, numerics::exponent_guess_values); ++p)
-        if (std::isfinite(op->host_rows(i, p))) prefix_max = std::max(prefix_max, std::fabs(op->host_rows(i, p)));
-      resplit += numerics::row_exponent(numerics::guessed_exponent(prefix_max), range.max_abs, range.min_abs_nonzero) !=
-                 numerics::guessed_exponent(prefix_max);
+      resplit += emulated_fp32_row_exponent(op->host_rows, i) != emulated_fp32_guessed_exponent(op->host_rows, i);
     }
     EXPECT_EQ(*(w.data() + (op->dst.resplit_count - words.get())), resplit) << "rows split again";
     if (!tf32) EXPECT_GE(resplit, 4u) << "the test's rows 1, 3, 4, 5 should miss their guess";
