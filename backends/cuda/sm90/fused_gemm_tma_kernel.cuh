@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cuda.h>
-#include <cuda_fp16.h>
 
 #include <cstdint>
 #include <utility>
@@ -138,96 +137,6 @@ struct StreamKArgs {
   model::StreamKTail tail;
   float* partials;
 };
-
-// EXPERIMENT (branch exp/side-copy): the producer warpgroup's idle warps
-// stream a split-like conversion of `count` float4s while the gemm runs, to
-// measure how fast they move bytes and how much the gemm slows.
-struct SideCopy {
-  const float4* src;
-  uint2* hi;
-  uint2* lo;
-  long long count;
-  unsigned long long* clock;
-  int mode;  // [0] min start, [1] max end of the copy, [2] kernel start, [3] kernel end
-};
-
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ uint2 half4(float a, float b, float c, float d) {
-  const __half2 x = __floats2half2_rn(a, b), y = __floats2half2_rn(c, d);
-  return make_uint2(*reinterpret_cast<const unsigned*>(&x), *reinterpret_cast<const unsigned*>(&y));
-}
-
-static __device__ __forceinline__ void convert_store(const SideCopy& s, long long at, float4 v) {
-  const uint2 h = half4(v.x, v.y, v.z, v.w);
-  const __half2* hh = reinterpret_cast<const __half2*>(&h);
-  const float2 h0 = __half22float2(hh[0]), h1 = __half22float2(hh[1]);
-  const uint2 l = half4((v.x - h0.x) * 2048.0f, (v.y - h0.y) * 2048.0f, (v.z - h1.x) * 2048.0f, (v.w - h1.y) * 2048.0f);
-  __stcs(reinterpret_cast<unsigned long long*>(s.hi + at), *reinterpret_cast<const unsigned long long*>(&h));
-  __stcs(reinterpret_cast<unsigned long long*>(s.lo + at), *reinterpret_cast<const unsigned long long*>(&l));
-}
-
-// Mode 2: warps take 2 KB chunks; lane 0 has the TMA engine prefetch the
-// chunk `ahead` rounds on into L2, so the loads wait on L2, not DRAM.
-static __device__ __noinline__ void side_copy_prefetched(const SideCopy s, long long warp, long long warps, int lane) {
-  atomicMin(s.clock, global_ns());
-  constexpr long long chunk = 128;  // float4s
-  constexpr int ahead = 6;
-  if (lane == 0)
-    for (int d = 0; d < ahead; ++d) {
-      const long long c = warp + d * warps;
-      if (c * chunk < s.count)
-        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(s.src + c * chunk), "r"(static_cast<unsigned>(min(chunk, s.count - c * chunk) * 16)) : "memory");
-    }
-  for (long long c = warp; c * chunk < s.count; c += warps) {
-    if (lane == 0) {
-      const long long n = c + ahead * warps;
-      if (n * chunk < s.count)
-        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(s.src + n * chunk), "r"(static_cast<unsigned>(min(chunk, s.count - n * chunk) * 16)) : "memory");
-    }
-    float4 v[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long at = c * chunk + j * 32 + lane;
-      v[j] = at < s.count ? __ldcs(s.src + at) : make_float4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long at = c * chunk + j * 32 + lane;
-      if (at < s.count) convert_store(s, at, v[j]);
-    }
-  }
-  atomicMax(s.clock + 1, global_ns());
-}
-
-static __device__ __noinline__ void side_copy(const SideCopy s, long long worker, long long workers) {
-  atomicMin(s.clock, global_ns());
-  for (long long i = worker; i < s.count; i += 4 * workers) {
-    float4 v[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long at = i + j * workers;
-      v[j] = at < s.count ? __ldcs(s.src + at) : make_float4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long at = i + j * workers;
-      if (at >= s.count) break;
-      const uint2 h = half4(v[j].x, v[j].y, v[j].z, v[j].w);
-      const __half2* hh = reinterpret_cast<const __half2*>(&h);
-      const float2 h0 = __half22float2(hh[0]), h1 = __half22float2(hh[1]);
-      const uint2 l = half4((v[j].x - h0.x) * 2048.0f, (v[j].y - h0.y) * 2048.0f, (v[j].z - h1.x) * 2048.0f,
-                            (v[j].w - h1.y) * 2048.0f);
-      __stcs(reinterpret_cast<unsigned long long*>(s.hi + at), *reinterpret_cast<const unsigned long long*>(&h));
-      __stcs(reinterpret_cast<unsigned long long*>(s.lo + at), *reinterpret_cast<const unsigned long long*>(&l));
-    }
-  }
-  atomicMax(s.clock + 1, global_ns());
-}
 
 // Stage s: A piece boxes, then B piece boxes, each 1024-byte aligned (the
 // 128B swizzle's atom); then full[stages] and empty[stages] barriers.
@@ -514,7 +423,7 @@ template <class Policy, class Tile>
 __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     tma_wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_hi, const __grid_constant__ CUtensorMap a_lo,
                            const __grid_constant__ CUtensorMap b_hi, const __grid_constant__ CUtensorMap b_lo,
-                           const FusedGemmParams p, const StreamKArgs sk, const SideCopy side) {
+                           const FusedGemmParams p, const StreamKArgs sk) {
   // Only the sm_90a pass has wgmma/setmaxnreg; the sm_80 pass compiles an
   // empty body that the host never launches (fused_gemm_tma.cu checks the
   // binary's version first).
@@ -553,12 +462,6 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   if (warpgroup == 0) {
     setmaxnreg_dec<Tile::producer_registers>();
     if (threadIdx.x == 0) producer(ring, maps, schedule, k_tiles);
-    if (side.clock != nullptr && threadIdx.x == 32 && blockIdx.x == 0) atomicMin(side.clock + 2, global_ns());
-    if (side.count > 0 && threadIdx.x >= 32 && side.mode == 2)
-      side_copy_prefetched(side, static_cast<long long>(blockIdx.x) * 3 + threadIdx.x / 32 - 1, static_cast<long long>(gridDim.x) * 3, threadIdx.x % 32);
-    else if (side.count > 0 && threadIdx.x >= 32) {
-      side_copy(side, static_cast<long long>(blockIdx.x) * 96 + threadIdx.x - 32, static_cast<long long>(gridDim.x) * 96);
-    }
     if constexpr (Tile::cluster > 1) {
       __syncwarp();
       cluster_sync();  // matches the consumers' below
@@ -599,7 +502,6 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     else
       store_partial(acc, partial_sums<Policy, Tile>(sk, 2 * schedule.slot + s.part, schedule.rank, consumer), thread);
   }
-  if (side.clock != nullptr && thread == 0) atomicMax(side.clock + 3, global_ns());
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
 #endif
 }

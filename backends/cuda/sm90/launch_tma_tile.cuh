@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstdio>
 #include <cstring>
 #include <optional>
 
@@ -125,34 +124,7 @@ void launch_tma_tile(const TmaLaunch& l) {
   cudaLaunchAttribute attributes[2];
   const cudaLaunchConfig_t config =
       tile_launch_config<Tile>(static_cast<long long>(slots) * Tile::cluster, l.stream, attributes);
-  SideCopy side{nullptr, nullptr, nullptr, 0, nullptr, 0};
-  static void* side_buffers = nullptr;
-  static std::size_t side_floats = 0;
-  const bool experiment = std::getenv("EGEMM_EXP_SIDE") != nullptr;
-  if (experiment) {
-    const std::size_t floats = static_cast<std::size_t>(l.g.m + l.g.n) * static_cast<std::size_t>(l.g.k);
-    if (floats > side_floats) {
-      if (side_buffers) EGEMM_CUDA_CHECK(cudaFree(side_buffers));
-      EGEMM_CUDA_CHECK(cudaMalloc(&side_buffers, floats * 8 + 64));
-      EGEMM_CUDA_CHECK(cudaMemset(side_buffers, 0x3c, floats * 8 + 64));  // finite floats
-      side_floats = floats;
-    }
-    auto* base = static_cast<unsigned char*>(side_buffers);
-    side = SideCopy{reinterpret_cast<const float4*>(base), reinterpret_cast<uint2*>(base + floats * 4),
-                    reinterpret_cast<uint2*>(base + floats * 6), std::atoi(std::getenv("EGEMM_EXP_SIDE")) > 0 ? static_cast<long long>(floats / 4) : 0,
-                    reinterpret_cast<unsigned long long*>(base + floats * 8), std::atoi(std::getenv("EGEMM_EXP_SIDE"))};
-    const unsigned long long init[4] = {~0ull, 0, ~0ull, 0};
-    EGEMM_CUDA_CHECK(cudaMemcpyAsync(side.clock, init, sizeof init, cudaMemcpyHostToDevice, l.stream));
-  }
-  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p, sk, side));
-  if (experiment) {
-    unsigned long long t[4];
-    EGEMM_CUDA_CHECK(cudaMemcpyAsync(t, side.clock, sizeof t, cudaMemcpyDeviceToHost, l.stream));
-    EGEMM_CUDA_CHECK(cudaStreamSynchronize(l.stream));
-    std::fprintf(stderr, "side-copy %lld MB in %.1f us (from kernel start +%.1f); kernel consumers end at %.1f us\n",
-                 static_cast<long long>(side_floats * 8 / 1000000), (t[1] - t[0]) / 1e3, (t[0] - t[2]) / 1e3,
-                 (t[3] - t[2]) / 1e3);
-  }
+  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p, sk));
   if (sk.tail.splits()) {
     constexpr int blocks_per_tile = Tile::cluster * Tile::consumers * Tile::bn / 8;  // one per consumer and n8 block
     launch_dependent(stream_k_fixup_kernel<Policy, Tile>, dim3(sk.tail.rest() * blocks_per_tile), 128, 0, l.stream,
