@@ -36,6 +36,8 @@ namespace {
 
 using namespace split_panel;
 
+constexpr int path_choice_threads = 256;
+
 // One or two operands of a launch. The kernels pick theirs by a branch to
 // constant indices: an index computed at run time would copy the parameters
 // to local memory.
@@ -84,54 +86,6 @@ __device__ void record_nonfinite(const float (&x)[per_thread], index_t row, inde
   }
 }
 
-// Row `row` of `op`: its range verdict from the statistics the split
-// gathered, and its exponent settled (run by the last block of the row panel).
-__device__ __forceinline__ void settle_row(const SplitOperand& op, index_t row, std::uint32_t* path_word) {
-  if (row >= op.rows) return;
-  RowStats stats;
-  stats.max_bits = __ldcg(op.max_abs_bits + row);
-  stats.min_inv = __ldcg(op.min_abs_inv_bits + row);
-  const RowRange range = stats.range();
-  record_row_verdict(op, row, range, path_word);
-  const int guess = __ldcg(op.exponent + row);
-  const int e = numerics::row_exponent(guess, range.max_abs, range.min_abs_nonzero);
-  if (e != guess) {
-    op.exponent[row] = e;
-    op.resplit_list[atomicAdd(op.resplit_count, 1u)] = static_cast<std::uint32_t>(row);
-  }
-}
-
-__device__ __forceinline__ bool last_to_arrive(std::uint32_t* counter, std::uint32_t arrivals) {
-  __threadfence();
-  const bool last = atomicAdd(counter, 1u) == arrivals - 1;
-  if (last) __threadfence();
-  return last;
-}
-
-__device__ __forceinline__ void settle_path(const SplitOperand& a, const SplitOperand& b, std::uint32_t* path_word) {
-  const std::uint32_t wide_a = __ldcg(a.wide_count), wide_b = __ldcg(b.wide_count);
-  if (wide_a > static_cast<std::uint32_t>(max_recomputed_rows(a.rows)) ||
-      wide_b > static_cast<std::uint32_t>(max_recomputed_rows(b.rows))) {
-    if (threadIdx.x == 0) atomicOr(path_word, path_not_fp16_scaled);
-    return;
-  }
-  for (std::uint32_t s = threadIdx.x; s < wide_a; s += blockDim.x) atomicOr(a.nonfinite + __ldcg(a.wide_list + s), row_recomputed);
-  for (std::uint32_t s = threadIdx.x; s < wide_b; s += blockDim.x) atomicOr(b.nonfinite + __ldcg(b.wide_list + s), row_recomputed);
-}
-
-__device__ __forceinline__ void settle_row_panel(const OperandPair& ops, const SplitOperand& dst, index_t r0,
-                                                 std::uint32_t* path_word, std::uint32_t* verdict_blocks) {
-  if (threadIdx.x < panel_rows) settle_row(dst, r0 + threadIdx.x, path_word);
-  __syncthreads();
-  __shared__ bool last;
-  if (threadIdx.x == 0) {
-    const auto row_panels = static_cast<std::uint32_t>(split_row_panels(ops.dst[0].rows) + split_row_panels(ops.dst[1].rows));
-    last = last_to_arrive(verdict_blocks, row_panels);
-  }
-  __syncthreads();
-  if (last) settle_path(ops.dst[0], ops.dst[1], path_word);
-}
-
 // What a split kernel does besides writing Rule's pieces.
 enum class PanelSplit {
   plain,              // nothing
@@ -140,9 +94,8 @@ enum class PanelSplit {
 };
 
 template <SplitRule Rule, PanelSplit Mode>
-__device__ __forceinline__ void split_panel_of(const OperandRows& src, const SplitOperand& dst, const OperandPair& ops,
-                                               std::uint32_t* any_nonfinite, std::uint32_t* path_word,
-                                               std::uint32_t* verdict_blocks) {
+__device__ __forceinline__ void split_panel_of(const OperandRows& src, const SplitOperand& dst,
+                                               std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
   if (r0 >= dst.rows_pad || p0 >= dst.depth_pad) return;  // the grid spans the larger operand
   __shared__ Panel panel;
@@ -154,7 +107,6 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
   float x[per_thread];
   read_row_values(panel, r, q, x);
   bool tf32 = Rule == SplitRule::tf32;
-  __shared__ bool settles;
   if constexpr (Mode == PanelSplit::guessed_scaling) {
     __shared__ PrefixPanel prefix;
     const int e = guessed_row_exponent(src, r0, prefix);
@@ -167,11 +119,7 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
     // one read for the block, so that its pieces are all of one form.
     __shared__ bool in_tf32;
     __syncthreads();
-    if (threadIdx.x == 0) {
-      in_tf32 = (__ldcg(path_word) & path_not_fp16_scaled) != 0;
-      settles = r0 < dst.rows && last_to_arrive(dst.row_panel_blocks + r0 / panel_rows,
-                                                static_cast<std::uint32_t>(split_k_panels(dst)));
-    }
+    if (threadIdx.x == 0) in_tf32 = (__ldcg(path_word) & path_not_fp16_scaled) != 0;
     __syncthreads();
     tf32 = in_tf32;
     if (!tf32) scale_row_values(x, e);
@@ -181,20 +129,70 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
     if (blockIdx.y == 0 && q == 0) dst.exponent[row] = 0;
   }
   write_row_values<Rule>(x, dst, row, p0, q, tf32);
-  if constexpr (Mode == PanelSplit::guessed_scaling)
-    if (settles) settle_row_panel(ops, dst, r0, path_word, verdict_blocks);
 }
 
 template <SplitRule Rule, PanelSplit Mode>
 __global__ void __launch_bounds__(split_threads, 5)
-    split_kernel(const OperandPair ops, std::uint32_t* any_nonfinite, std::uint32_t* path_word,
-                 std::uint32_t* verdict_blocks) {
+    split_kernel(const OperandPair ops, std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   wait_for_previous_kernel();
   allow_next_kernel();
   if (blockIdx.z == 0)
-    split_panel_of<Rule, Mode>(ops.src[0], ops.dst[0], ops, any_nonfinite, path_word, verdict_blocks);
+    split_panel_of<Rule, Mode>(ops.src[0], ops.dst[0], any_nonfinite, path_word);
   else
-    split_panel_of<Rule, Mode>(ops.src[1], ops.dst[1], ops, any_nonfinite, path_word, verdict_blocks);
+    split_panel_of<Rule, Mode>(ops.src[1], ops.dst[1], any_nonfinite, path_word);
+}
+
+// Row `row` of `op`: its range verdict from the statistics the split
+// gathered, and its exponent settled: a guess that does not hold the row
+// gives way to the exact exponent, and the row is listed for the second split.
+__device__ __forceinline__ void settle_row(const SplitOperand& op, index_t row, std::uint32_t* path_word) {
+  if (row >= op.rows) return;
+  RowStats stats;
+  stats.max_bits = op.max_abs_bits[row];
+  stats.min_inv = op.min_abs_inv_bits[row];
+  const RowRange range = stats.range();
+  record_row_verdict(op, row, range, path_word);
+  const int guess = op.exponent[row];
+  const int e = numerics::row_exponent(guess, range.max_abs, range.min_abs_nonzero);
+  if (e != guess) {
+    op.exponent[row] = e;
+    op.resplit_list[atomicAdd(op.resplit_count, 1u)] = static_cast<std::uint32_t>(row);
+  }
+}
+
+// Every row's verdict and exponent, a row per thread over as many blocks as
+// it takes; the last block to finish (counted on *blocks_done) settles the
+// path: too many wide rows in either operand rule out the FP16 path;
+// otherwise the listed rows are flagged for float64 recomputation. One
+// launch, and no single block walking 2 x 16384 rows one load after another
+// (~9 us at 4096^3, growing with the size).
+__global__ void __launch_bounds__(path_choice_threads) path_choice_kernel(const SplitOperand a, const SplitOperand b,
+                                                                          std::uint32_t* path_word,
+                                                                          std::uint32_t* blocks_done) {
+  wait_for_previous_kernel();
+  allow_next_kernel();
+  // op(A)'s rows, then op(B)^T's; a call per operand (choosing the operand
+  // by a run-time condition copied both parameter blocks to local memory).
+  const index_t row = static_cast<index_t>(blockIdx.x) * path_choice_threads + threadIdx.x;
+  if (row < a.rows)
+    settle_row(a, row, path_word);
+  else
+    settle_row(b, row - a.rows, path_word);
+  __threadfence();  // this block's counts and list entries before its arrival
+  __syncthreads();
+  __shared__ bool last;
+  if (threadIdx.x == 0) last = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  const std::uint32_t wide_a = __ldcg(a.wide_count), wide_b = __ldcg(b.wide_count);  // L2: the atomics' results
+  if (wide_a > static_cast<std::uint32_t>(max_recomputed_rows(a.rows)) ||
+      wide_b > static_cast<std::uint32_t>(max_recomputed_rows(b.rows))) {
+    if (threadIdx.x == 0) atomicOr(path_word, path_not_fp16_scaled);
+    return;
+  }
+  for (std::uint32_t s = threadIdx.x; s < wide_a; s += blockDim.x) atomicOr(a.nonfinite + __ldcg(a.wide_list + s), row_recomputed);
+  for (std::uint32_t s = threadIdx.x; s < wide_b; s += blockDim.x) atomicOr(b.nonfinite + __ldcg(b.wide_list + s), row_recomputed);
 }
 
 // The second split's work items of one operand: (listed row, k-panel) pairs
@@ -286,10 +284,9 @@ template <SplitRule Rule>
 void launch_split_rule(const OperandPair& ops, std::uint32_t* any_nonfinite, dim3 grid, cudaStream_t stream) {
   if (any_nonfinite != nullptr)
     launch_dependent(split_kernel<Rule, PanelSplit::records_nonfinite>, grid, split_threads, 0, stream, ops, any_nonfinite,
-                     nullptr, nullptr);
-  else
-    launch_dependent(split_kernel<Rule, PanelSplit::plain>, grid, split_threads, 0, stream, ops, nullptr, nullptr,
                      nullptr);
+  else
+    launch_dependent(split_kernel<Rule, PanelSplit::plain>, grid, split_threads, 0, stream, ops, nullptr, nullptr);
 }
 
 // Panels over the larger of the operands' padded extents; z: the operands.
@@ -341,8 +338,13 @@ void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_s
   if (grid.x == 0 || grid.y == 0) return;
   // The first kernel after the statistics' memset: a plain launch.
   split_kernel<SplitRule::round_scaled_lo, PanelSplit::guessed_scaling>
-      <<<grid, split_threads, 0, stream>>>(both, any_nonfinite, path_word, verdict_blocks);
+      <<<grid, split_threads, 0, stream>>>(both, any_nonfinite, path_word);
   EGEMM_CUDA_CHECK_LAUNCH();
+  if (a.rows + b.rows > 0) {
+    const index_t blocks = (a.rows + b.rows + path_choice_threads - 1) / path_choice_threads;
+    launch_dependent(path_choice_kernel, dim3(static_cast<unsigned>(blocks)), path_choice_threads, 0, stream, a, b,
+                     path_word, verdict_blocks);
+  }
   // As many blocks as the SMs hold at once (the TF32 path's whole split) and
   // no more: on the usual FP16 path they find a short list, or none.
   static PerDevice<int> resident;

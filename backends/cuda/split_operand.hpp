@@ -29,7 +29,6 @@ struct SplitOperand {
   std::uint32_t* resplit_list = nullptr;     // ... all of them ([rows])
   std::uint32_t* known_wide = nullptr;       // EmulatedFP32: [rows] 1 once one panel of the row shows it wide
   std::uint32_t* known_wide_count = nullptr; // ... how many rows are
-  std::uint32_t* row_panel_blocks = nullptr; // EmulatedFP32: [split_row_panels(rows)] the panel's split blocks done
   // Not statistics (no zeroing): EmulatedFP32's [split_panels(*this)] 1 where
   // the split wrote the panel's TF32 pieces rather than FP16 ones.
   std::uint32_t* panel_in_tf32 = nullptr;
@@ -62,11 +61,8 @@ __host__ __device__ inline void fp16_panels_over_tf32_row(const SplitOperand& op
   }
 }
 
-// The row panels that hold rows (not only padding).
-__host__ __device__ inline index_t split_row_panels(index_t rows) { return (rows + split_panel_rows - 1) / split_panel_rows; }
-
 // How many statistics words an operand of `rows` rows takes.
-inline index_t split_stats_words(index_t rows) { return 5 * rows + 3 + max_recomputed_rows(rows) + split_row_panels(rows); }
+inline index_t split_stats_words(index_t rows) { return 5 * rows + 3 + max_recomputed_rows(rows); }
 
 // Points op's statistics at `words` (split_stats_words(op.rows) of them);
 // returns the first word after them.
@@ -80,7 +76,6 @@ inline std::uint32_t* place_split_stats(SplitOperand& op, std::uint32_t* words) 
   op.resplit_count = words + 5 * op.rows + 1;
   op.known_wide_count = words + 5 * op.rows + 2;
   op.wide_list = words + 5 * op.rows + 3;
-  op.row_panel_blocks = op.wide_list + max_recomputed_rows(op.rows);
   return words + split_stats_words(op.rows);
 }
 
