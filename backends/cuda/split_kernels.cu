@@ -99,11 +99,7 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
   const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
   if (r0 >= dst.rows_pad || p0 >= dst.depth_pad) return;  // the grid spans the larger operand
   __shared__ Panel panel;
-  __shared__ PrefixPanel prefix;
-  PrefixValues first;
-  if constexpr (Mode == PanelSplit::guessed_scaling) first = load_prefix(src, r0);
   load_panel(src, r0, p0, panel);
-  if constexpr (Mode == PanelSplit::guessed_scaling) store_prefix(src, first, prefix);
   __syncthreads();
 
   const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
@@ -112,6 +108,7 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
   read_row_values(panel, r, q, x);
   bool tf32 = Rule == SplitRule::tf32;
   if constexpr (Mode == PanelSplit::guessed_scaling) {
+    __shared__ PrefixPanel prefix;
     const int e = guessed_row_exponent(src, r0, prefix);
     if (blockIdx.y == 0 && q == 0) dst.exponent[row] = e;
     RowStats stats;

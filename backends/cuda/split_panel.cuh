@@ -75,50 +75,29 @@ __device__ __forceinline__ void load_panel(const OperandRows& src, index_t r0, i
   for (int i = 0; i < per_thread; ++i) panel[w.row + i * w.row_step][w.k + i * w.k_step] = v[i];
 }
 
-// The guessed exponents of a panel's rows from their first values, in three
-// steps so that the prefix's loads wait alongside the panel's: load_prefix
-// before load_panel, store_prefix after it, the reduction past the barrier.
+// The guessed exponents of a panel's rows (numerics/row_exponent.hpp) from
+// their first exponent_guess_values values, worked out by every block of the
+// row panel alike (the prefix comes from L2 after the first): no launch of
+// its own. Loaded coalesced as the panel is; each row's 8 lanes then reduce
+// 4 values each.
 inline constexpr int guess_k = numerics::exponent_guess_values;
 static_assert(guess_k == threads_per_row * per_chunk, "a row's 8 lanes hold its prefix");
 using PrefixPanel = float[panel_rows][guess_k + 1];
-inline constexpr int prefix_per_thread = panel_rows * guess_k / split_threads;  // 4
 
-__device__ __forceinline__ int prefix_row(bool rows_contiguous, int t, int i) {
-  return rows_contiguous ? t % panel_rows : t / guess_k + i * (split_threads / guess_k);
-}
-__device__ __forceinline__ int prefix_k(bool rows_contiguous, int t, int i) {
-  return rows_contiguous ? t / panel_rows + i * (split_threads / panel_rows) : t % guess_k;
-}
-
-struct PrefixValues {
-  float v[prefix_per_thread];
-};
-
-__device__ __forceinline__ PrefixValues load_prefix(const OperandRows& src, index_t r0) {
+__device__ __forceinline__ int guessed_row_exponent(const OperandRows& src, index_t r0, PrefixPanel& prefix) {
   const bool rows_contiguous = src.row_stride == 1;
   const int t = static_cast<int>(threadIdx.x);
+  constexpr int per_load = panel_rows * guess_k / split_threads;  // 4
   const index_t values = min(src.depth, static_cast<index_t>(guess_k));
-  PrefixValues p;
 #pragma unroll
-  for (int i = 0; i < prefix_per_thread; ++i) {
-    const int row = prefix_row(rows_contiguous, t, i), k = prefix_k(rows_contiguous, t, i);
-    p.v[i] = r0 + row < src.rows && k < values ? __ldg(src.base + (r0 + row) * src.row_stride + k * src.depth_stride) : 0.0f;
+  for (int i = 0; i < per_load; ++i) {
+    const int row = rows_contiguous ? t % panel_rows : t / guess_k + i * (split_threads / guess_k);
+    const int k = rows_contiguous ? t / panel_rows + i * (split_threads / panel_rows) : t % guess_k;
+    float v = 0.0f;
+    if (r0 + row < src.rows && k < values) v = fabsf(__ldg(src.base + (r0 + row) * src.row_stride + k * src.depth_stride));
+    prefix[row][k] = numerics::is_finite(v) ? v : 0.0f;
   }
-  return p;
-}
-
-__device__ __forceinline__ void store_prefix(const OperandRows& src, const PrefixValues& p, PrefixPanel& prefix) {
-  const bool rows_contiguous = src.row_stride == 1;
-  const int t = static_cast<int>(threadIdx.x);
-#pragma unroll
-  for (int i = 0; i < prefix_per_thread; ++i) {
-    const float a = fabsf(p.v[i]);
-    prefix[prefix_row(rows_contiguous, t, i)][prefix_k(rows_contiguous, t, i)] = numerics::is_finite(a) ? a : 0.0f;
-  }
-}
-
-__device__ __forceinline__ int guessed_row_exponent(const OperandRows& src, index_t r0, const PrefixPanel& prefix) {
-  const int t = static_cast<int>(threadIdx.x);
+  __syncthreads();
   const int r = t / threads_per_row, q = t % threads_per_row;
   float m = 0.0f;
 #pragma unroll
