@@ -29,18 +29,12 @@ HopperResources h100() {
 constexpr EmulationShape emulated_fp32{2, 3, 3, true};
 
 TEST(HopperTileModel, RegisterSplitMatchesTheKernelsSetmaxnreg) {
-  // 384 threads: 168 at launch (ptxas); a staged epilogue's producer
-  // warpgroup 56 (its drain warps write C), consumers 224 (the SASS shows 0xe0):
-  // exactly the 192 accumulators and the 32 of overhead.
+  // 384 threads: 168 at launch (ptxas), producer 40, consumers 232 (the SASS shows 0xe8).
   constexpr HopperTile t{"128x128x3", 128, 128, 3, 1};
-  static_assert(staged_epilogue(t, 2));
-  static_assert(launch_registers(t) == 168 && producer_registers(t, 2) == 56 && consumer_registers(t, 2) == 224);
-  // Without the staging buffer's room (four stages): producer 40, consumers 232.
-  constexpr HopperTile deep{"128x128x4", 128, 128, 4, 1};
-  static_assert(!staged_epilogue(deep, 2) && producer_registers(deep, 2) == 40 && consumer_registers(deep, 2) == 232);
+  static_assert(launch_registers(t) == 168 && producer_registers(t) == 40 && consumer_registers(t) == 232);
   // Two blocks of 256 threads: 128 at launch, 24 and 232.
   constexpr HopperTile pair{"64x128x2/2", 64, 128, 2, 2};
-  static_assert(launch_registers(pair) == 128 && producer_registers(pair, 2) == 24 && consumer_registers(pair, 2) == 232);
+  static_assert(launch_registers(pair) == 128 && producer_registers(pair) == 24 && consumer_registers(pair) == 232);
   EXPECT_EQ(accumulator_registers(t, emulated_fp32), 192);
 }
 
@@ -156,32 +150,6 @@ TEST(HopperTileModel, EpilogueCostsEachConsumerThreadsEntries) {
   EXPECT_NEAR(n.seconds, 63 * (n.k_tile_s + 32 * 0.095e-6) + r.load_latency_s, 1e-9);
   // Two blocks on an SM write their entries side by side: half the time per tile.
   const HopperTile shared{"64x128x2/2", 64, 128, 2, 2};
-  const HopperPrediction sh = predict(r, shared, emulated_fp32, 8192, 8192, 64);
-  EXPECT_NEAR(sh.seconds, sh.tiles_per_sm * (sh.k_tile_s / 2 + 64 * 0.095e-6 / 2) + r.load_latency_s, 1e-9);
-}
-
-// A block alone on its SM with room for the staging buffer stages its
-// epilogue: its consumers pay only for leaving their entries in shared
-// memory. Two blocks sharing an SM (no registers for the drain warps, half
-// the shared memory) keep their own epilogue; a staging cost of 0 means the
-// backend does not stage.
-TEST(HopperTileModel, StagedEpilogueWhereTheBufferFits) {
-  const HopperTile wide{"128x128x3", 128, 128, 3, 1}, deep{"64x128x4", 64, 128, 4, 1}, shared{"64x128x2/2", 64, 128, 2, 2};
-  EXPECT_TRUE(staged_epilogue(wide, 2));
-  EXPECT_TRUE(staged_epilogue(deep, 2));  // 4 x 48 KiB of ring and 32 KiB of buffer: 225 KiB
-  EXPECT_FALSE(staged_epilogue(shared, 2));
-  EXPECT_FALSE(staged_epilogue({"128x128x4", 128, 128, 4, 1}, 2));  // 256 KiB of ring alone
-  EXPECT_EQ(smem_bytes(wide, 2), ring_bytes(wide, 2) + 64 * 128 * 4 + 8 * 3 + 16 + 4 * (128 + 64));
-  EXPECT_EQ(smem_bytes(shared, 2), ring_bytes(shared, 2));
-  EXPECT_LE(smem_bytes(deep, 2), hopper_smem_per_block);
-
-  HopperResources r = h100();
-  r.epilogue_s_per_entry = 0.095e-6;
-  const HopperPrediction own = predict(r, wide, emulated_fp32, 8192, 8192, 64);
-  r.staged_epilogue_s_per_entry = 0.01e-6;
-  const HopperPrediction staged = predict(r, wide, emulated_fp32, 8192, 8192, 64);
-  EXPECT_NEAR(staged.seconds, 32 * (staged.k_tile_s + 64 * 0.01e-6) + r.load_latency_s, 1e-9);
-  EXPECT_LT(staged.seconds, own.seconds);
   const HopperPrediction sh = predict(r, shared, emulated_fp32, 8192, 8192, 64);
   EXPECT_NEAR(sh.seconds, sh.tiles_per_sm * (sh.k_tile_s / 2 + 64 * 0.095e-6 / 2) + r.load_latency_s, 1e-9);
 }

@@ -5,9 +5,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -174,64 +172,6 @@ TEST(CudaFusedKernel, StreamKTailStaysWithinTheBoundAndRepeatsBitForBit) {
     else
       EXPECT_TRUE(dc.download() == first) << "the stream-K tail's sums changed from one run to the next";
   }
-}
-
-// C from one EmulatedFP32 (or `policy`) call on fresh device copies of a, b, c.
-template <class Policy>
-std::vector<float> device_product(Policy policy, int m, int n, int k, float beta, const std::vector<float>& a,
-                                  const std::vector<float>& b, const std::vector<float>& c) {
-  const test::DeviceBuffer<float> da(a), db(b), dc(c);
-  gemm(policy, 'N', 'N', m, n, k, 1.5f, da.get(), m, db.get(), k, beta, dc.get(), m, cudaStream_t{});
-  test::cuda_ok(cudaDeviceSynchronize(), "sync");
-  return dc.download();
-}
-
-bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
-}
-
-// The staged epilogue (the default wherever a tile has room for its buffer)
-// writes what the consumers' own epilogue writes (EGEMM_SM90_EPILOGUE=
-// registers), bit for bit: the same arithmetic per entry, the same entries
-// left to the special-value pass. Every tile, beta 0 and not, partial tiles
-// on both edges (300 x 200), an Inf in op(A) and a NaN in op(B); and a
-// policy without row scaling on its default tile.
-TEST(CudaFusedKernel, StagedEpilogueWritesTheBitsOfTheConsumersOwn) {
-  EGEMM_REQUIRE_GPU();
-  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
-  const int m = 300, n = 200, k = 1000;
-  std::vector<float> a = test::random_matrix(m, k, test::fresh_seed()).data;
-  std::vector<float> b = test::random_matrix(k, n, test::fresh_seed()).data;
-  const std::vector<float> c = test::random_matrix(m, n, test::fresh_seed()).data;
-  a[7 + std::size_t{11} * m] = INFINITY;  // row 7 of C
-  b[3 + std::size_t{150} * k] = NAN;      // column 150
-  int staged_tiles = 0;
-  for (int i = 0; i < cuda::hopper::emulated_fp32_tile_count; ++i) {
-    const model::HopperTile& tile = cuda::hopper::emulated_fp32_tiles[i];
-    staged_tiles += model::staged_epilogue(tile, 2) ? 1 : 0;
-    const ScopedEnv forced("EGEMM_SM90_TILE", tile.name);
-    for (float beta : {0.0f, 0.5f}) {
-      SCOPED_TRACE(std::string(tile.name) + ", beta " + std::to_string(beta));
-      const std::vector<float> staged = device_product(EmulatedFP32{}, m, n, k, beta, a, b, c);
-      const ScopedEnv registers("EGEMM_SM90_EPILOGUE", "registers");
-      EXPECT_TRUE(same_bits(staged, device_product(EmulatedFP32{}, m, n, k, beta, a, b, c)));
-    }
-  }
-  EXPECT_GT(staged_tiles, 0) << "no candidate tile stages its epilogue";
-  // Rows and columns around 2^-70: each entry's unscaling exponent lies
-  // below FP32's normal powers (the drain's exact FP64 scaling against the
-  // consumers' out-of-line one), C near FP32's subnormals.
-  std::vector<float> tiny_a = a, tiny_b = b;
-  for (float& x : tiny_a) x = std::ldexp(x, -70);
-  for (float& x : tiny_b) x = std::ldexp(x, -70);
-  {
-    const std::vector<float> staged = device_product(EmulatedFP32{}, m, n, k, 0.0f, tiny_a, tiny_b, c);
-    const ScopedEnv registers("EGEMM_SM90_EPILOGUE", "registers");
-    EXPECT_TRUE(same_bits(staged, device_product(EmulatedFP32{}, m, n, k, 0.0f, tiny_a, tiny_b, c))) << "2^-70 inputs";
-  }
-  const std::vector<float> staged = device_product(RoundSplit4{}, m, n, k, 0.5f, a, b, c);
-  const ScopedEnv registers("EGEMM_SM90_EPILOGUE", "registers");
-  EXPECT_TRUE(same_bits(staged, device_product(RoundSplit4{}, m, n, k, 0.5f, a, b, c))) << "RoundSplit4";
 }
 
 // A name that is not a tile is refused before C is touched.

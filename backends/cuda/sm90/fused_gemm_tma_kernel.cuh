@@ -4,10 +4,7 @@
 //   producer            : one thread of warpgroup 0 streams k-tiles in by TMA
 //   WarpgroupAccumulators: a consumer warpgroup's 64 x bn part of C, every product
 //                         term as wgmmas from shared memory, the per-k-tile fold
-//   epilogue            : combine accumulators, undo the scaling, alpha/beta;
-//                         staged (dump_part, drain_parts): the consumers
-//                         leave each part in shared memory and go on, the
-//                         producer warpgroup's idle warps finish it
+//   epilogue            : combine accumulators, undo the scaling, alpha/beta
 //   stream-K tail       : the last partial wave's tiles spread by k over every
 //                         slot, partial sums to global memory, added by
 //                         stream_k_fixup_kernel (egemm/model/stream_k_tail.hpp)
@@ -60,12 +57,9 @@ struct Sm90Tile {
   static constexpr int b_box_rows = bn / cluster;  // the rows of op(B) one block loads (and multicasts)
   static constexpr int stage_bytes = model::stage_bytes(shape, pieces);
   static constexpr int smem_bytes = model::smem_bytes(shape, pieces);
-  static constexpr bool staged_epilogue = model::staged_epilogue(shape, pieces);
-  static constexpr int producer_registers = model::producer_registers(shape, pieces);
-  static constexpr int consumer_registers = model::consumer_registers(shape, pieces);
+  static constexpr int producer_registers = model::producer_registers(shape);
+  static constexpr int consumer_registers = model::consumer_registers(shape);
   static_assert(stage_bytes == pieces * (a_box_bytes + b_box_bytes), "the model's stage is the ring's");
-  static_assert(smem_bytes == model::ring_bytes(shape, pieces) + (staged_epilogue ? model::staging_bytes(shape) : 0),
-                "the model's shared memory is the kernel's");
   static_assert(bm % 64 == 0 && (bn == 64 || bn == 128), "consumers own 64 rows; wgmma shapes n64 and n128");
   static_assert(stages >= 2, "a ring needs two stages");
   static_assert(smem_bytes <= 227 * 1024 / blocks_per_sm, "the ring fits the SM's shared memory");
@@ -144,12 +138,6 @@ struct StreamKArgs {
   float* partials;
 };
 
-// Where a staged part of C goes (the staged epilogue, below).
-struct StagedPart {
-  int row0, col0;  // C's entry of the part's first row and column (row0 < 0: no more parts)
-  int consumer;    // whose part: the next turn is the next consumer's
-};
-
 // Stage s: A piece boxes, then B piece boxes, each 1024-byte aligned (the
 // 128B swizzle's atom); then full[stages] and empty[stages] barriers.
 template <class Tile>
@@ -165,19 +153,6 @@ struct StageRing {
     return reinterpret_cast<std::uint64_t*>(base + Tile::stages * Tile::stage_bytes) + stage;
   }
   __device__ __forceinline__ std::uint64_t* empty(int stage) const { return full(Tile::stages) + stage; }
-  // Staged epilogue: one consumer warpgroup's part of C, then its barriers.
-  __device__ __forceinline__ float* staging() const { return reinterpret_cast<float*>(empty(Tile::stages)); }
-  __device__ __forceinline__ std::uint64_t* staged() const {  // a part is in the buffer
-    return reinterpret_cast<std::uint64_t*>(staging() + 64 * Tile::bn);
-  }
-  __device__ __forceinline__ std::uint64_t* turn(int consumer) const { return staged() + 1 + consumer; }
-  __device__ __forceinline__ StagedPart* staged_part() const {
-    return reinterpret_cast<StagedPart*>(turn(Tile::consumers));
-  }
-  __device__ __forceinline__ int* staged_columns() const {  // the part's columns' exponents (line_exponent)
-    return reinterpret_cast<int*>(staged_part() + 1);
-  }
-  __device__ __forceinline__ int* staged_rows() const { return staged_columns() + Tile::bn; }  // and its rows' 
 };
 
 // The four tensor maps: piece p of op(A) (rows of the block tile m) and of op(B)^T.
@@ -411,136 +386,6 @@ __device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Til
     write_tile<true>(acc, p, rows, col0, lane);
 }
 
-// The staged epilogue. A consumer warpgroup's epilogue kept the tensor cores
-// idle ~7 us a 128 x 128 tile (4-9% of the kernel at 4096^3-8192^3): latency
-// of its per-entry work, the whole GPU's C written in one burst. Staged, the
-// consumers only combine their sums into the staging buffer (dump_part) and
-// start the next tile; the producer warpgroup's three idle warps unscale,
-// apply alpha and write C from it meanwhile (drain_parts), a warp a column
-// at a time, each store a coalesced run of rows. With beta != 0 the consumers
-// write C themselves, as before.
-// The buffer holds one 64 x bn part at a time, column-major, 64 rows a
-// column, the rows XOR-swizzled by the column so that the dump (8 rows x 4
-// columns a store) and the drain (32 rows a load) are free of bank conflicts,
-// and where the part goes (StagedPart). Parts go through in a fixed order,
-// consumer 0's, 1's, ... of each whole tile, then consumer 0's end mark: a
-// consumer's turn barrier opens when the previous part is drained.
-__device__ __forceinline__ int staged_index(int row, int col) { return col * 64 + (row ^ (((col >> 1) & 3) << 3)); }
-inline constexpr int drain_warps = 3;  // warps 1-3 of the producer warpgroup
-
-// An entry's unscaling exponent, or not_written for a row or column holding
-// Inf/NaN (left to the special-value pass, as in write_tile) or past C's edge.
-inline constexpr int not_written = -0x40000000;  // any sum with it stays far below every real exponent
-template <class Policy>
-__device__ __forceinline__ int line_exponent(const std::uint32_t* nonfinite, const int* exponent, int i, int extent) {
-  if (i >= extent || __ldg(nonfinite + i) != 0) return not_written;
-  return policy_traits<Policy>::scales_rows_and_columns ? __ldg(exponent + i) : 0;
-}
-
-template <class Policy, class Tile>
-__device__ __forceinline__ void dump_part(const WarpgroupAccumulators<Policy, Tile>& acc, float* staging, int thread) {
-  using traits = policy_traits<Policy>;
-  constexpr int count = WarpgroupAccumulators<Policy, Tile>::count;
-  const int warp = thread / 32, lane = thread % 32;
-#pragma unroll
-  for (int j = 0; j < Tile::bn / 8; ++j)
-#pragma unroll
-    for (int h = 0; h < 2; ++h)
-#pragma unroll
-      for (int w = 0; w < 2; ++w) {
-        const int r = 4 * j + 2 * h + w;  // the accumulator layout of write_tile
-        const float correction = count > 1 ? acc.acc[count - 1][r] : 0.0f;
-        staging[staged_index(warp * 16 + h * 8 + lane / 4, j * 8 + (lane % 4) * 2 + w)] =
-            add_correction(acc.acc[0][r], correction, traits::lo_scale_log2);
-      }
-}
-
-// A consumer warpgroup's turn at the buffer: its part with its rows' and
-// columns' exponents (L1 hits: prefetched as the tile started), or, row0 < 0,
-// the end mark; then the drain's signal. Consumer 0's first turn is open at
-// once (a fresh barrier's previous phase counts as completed).
-template <class Policy, class Tile>
-__device__ __forceinline__ void stage_part(const StageRing<Tile>& ring, const WarpgroupAccumulators<Policy, Tile>* acc,
-                                           const FusedGemmParams& p, StagedPart part, std::uint32_t& turns,
-                                           int thread) {
-  int column = 0, row = 0;
-  if (acc != nullptr) {
-    if (thread < Tile::bn)
-      column = line_exponent<Policy>(p.b_nonfinite, p.b_exponent, part.col0 + thread, static_cast<int>(p.n));
-    if (thread < 64) row = line_exponent<Policy>(p.a_nonfinite, p.a_exponent, part.row0 + thread, static_cast<int>(p.m));
-  }
-  mbarrier_wait(ring.turn(part.consumer), (turns & 1) ^ (part.consumer == 0 ? 1u : 0u));
-  ++turns;
-  if (acc != nullptr) {
-    dump_part(*acc, ring.staging(), thread);
-    if (thread < Tile::bn) ring.staged_columns()[thread] = column;
-    if (thread < 64) ring.staged_rows()[thread] = row;
-  }
-  if (thread == 0) *ring.staged_part() = part;
-  mbarrier_arrive(ring.staged());  // releases this thread's stores to the drain
-}
-
-// v 2^e rounded once to FP32, as ldexpf rounds it (the product is exact in
-// FP64 for every exponent a row and a column can sum to): the drain's
-// unscaling where 2^e is not a normal FP32, in two instructions where
-// combine_accumulators calls out of line (a call would have the drain warps'
-// few registers saved around it).
-__device__ __forceinline__ float exact_scale(float v, int e) {
-  return __double2float_rn(static_cast<double>(v) * __longlong_as_double(static_cast<long long>(e + 1023) << 52));
-}
-
-// One part from the buffer into C (beta = 0: C is not read): warp w takes
-// columns w, w + drain_warps, ..., four at a time, lane l rows row0 + l and
-// row0 + 32 + l; every value and exponent a shared-memory load, every store
-// a coalesced run of 32 rows. 32-bit indices within C (fused_gemm_params
-// checks that rows fit; columns are below n).
-template <class Policy, class Tile>
-__device__ __forceinline__ void drain_part(const StageRing<Tile>& ring, const FusedGemmParams& p, StagedPart part,
-                                           int warp, int lane) {
-  const int* column_exponent = ring.staged_columns();
-  const int row_exponent[2] = {ring.staged_rows()[lane], ring.staged_rows()[32 + lane]};
-  const float* staging = ring.staging();
-  float* const c_part = p.c + static_cast<index_t>(part.col0) * p.ldc + part.row0 + lane;
-  constexpr int batch = 4;
-#pragma unroll 1
-  for (int c0 = warp; c0 < Tile::bn; c0 += batch * drain_warps) {
-    int column[batch], e[batch];
-    float v[batch][2];
-#pragma unroll
-    for (int b = 0; b < batch; ++b) {
-      column[b] = min(c0 + b * drain_warps, Tile::bn - 1);  // past the part: a repeat, not stored
-      e[b] = c0 + b * drain_warps < Tile::bn ? column_exponent[column[b]] : not_written;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) v[b][h] = staging[staged_index(32 * h + lane, column[b])];
-    }
-#pragma unroll
-    for (int b = 0; b < batch; ++b) {
-      float* c_col = c_part + static_cast<index_t>(column[b]) * p.ldc;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int exponent = row_exponent[h] + e[b];
-        if (exponent > not_written / 2)
-          c_col[32 * h] = p.alpha * (static_cast<unsigned>(exponent + 126) <= 253u
-                                         ? v[b][h] * numerics::pow2_normal(exponent)
-                                         : exact_scale(v[b][h], exponent));
-      }
-    }
-  }
-}
-
-// The drain warps: every staged part in turn until the end mark; each
-// part's turn passes on once all of them have read it.
-template <class Policy, class Tile>
-__device__ __forceinline__ void drain_parts(const StageRing<Tile>& ring, const FusedGemmParams& p, int warp, int lane) {
-  for (std::uint32_t parity = 0;; parity ^= 1) {
-    mbarrier_wait(ring.staged(), parity);
-    const StagedPart part = *ring.staged_part();
-    if (part.row0 < 0) return;
-    drain_part<Policy, Tile>(ring, p, part, warp, lane);
-    mbarrier_arrive(ring.turn((part.consumer + 1) % Tile::consumers));  // this thread's reads are done
-  }
-}
-
 // Partial-sum buffer `buffer` of one consumer warpgroup of block `rank` (layout: StreamKArgs).
 template <class Policy, class Tile>
 __device__ __forceinline__ float4* partial_sums(const StreamKArgs& sk, int buffer, int rank, int consumer) {
@@ -578,7 +423,7 @@ template <class Policy, class Tile>
 __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     tma_wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_hi, const __grid_constant__ CUtensorMap a_lo,
                            const __grid_constant__ CUtensorMap b_hi, const __grid_constant__ CUtensorMap b_lo,
-                           const FusedGemmParams p, const StreamKArgs sk, const bool staged) {
+                           const FusedGemmParams p, const StreamKArgs sk) {
   // Only the sm_90a pass has wgmma/setmaxnreg; the sm_80 pass compiles an
   // empty body that the host never launches (fused_gemm_tma.cu checks the
   // binary's version first).
@@ -600,10 +445,6 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
       mbarrier_init(ring.full(s), 1);                    // the producer's arrive_expect_tx
       mbarrier_init(ring.empty(s), 4 * Tile::consumers * Tile::cluster);  // per consumer warp of the cluster
     }
-    if constexpr (Tile::staged_epilogue) {
-      mbarrier_init(ring.staged(), 128);  // every thread of the consumer warpgroup that dumped
-      for (int c = 0; c < Tile::consumers; ++c) mbarrier_init(ring.turn(c), 32 * drain_warps);
-    }
     mbarrier_init_fence();
   }
   const PieceMaps maps{{&a_hi, &a_lo}, {&b_hi, &b_lo}};
@@ -618,18 +459,9 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   else
     __syncthreads();
 
-  // Staged epilogue where the tile has room for it and C is not read, unless
-  // the launch asks for the consumers' own (with beta != 0 they load C
-  // sixteen entries at a time over eight warps; three drain warps would wait
-  // on it).
-  const bool stages_epilogue = Tile::staged_epilogue && staged && p.beta == 0.0f;
   if (warpgroup == 0) {
     setmaxnreg_dec<Tile::producer_registers>();
     if (threadIdx.x == 0) producer(ring, maps, schedule, k_tiles);
-    if constexpr (Tile::staged_epilogue) {
-      if (stages_epilogue && threadIdx.x >= 32)
-        drain_parts<Policy, Tile>(ring, p, static_cast<int>(threadIdx.x) / 32 - 1, thread % 32);
-    }
     if constexpr (Tile::cluster > 1) {
       __syncwarp();
       cluster_sync();  // matches the consumers' below
@@ -640,7 +472,6 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   const int consumer = warpgroup - 1;
   WarpgroupAccumulators<Policy, Tile> acc;
   RingCursor at;
-  std::uint32_t turns = 0;  // staged epilogue: this warpgroup's turns at the buffer so far
   for (auto s = schedule.first(k_tiles); s.k_begin < s.k_end; s = schedule.next(s, k_tiles)) {
     acc.zero_main();
     const TileCoord tile = schedule[s.order];
@@ -666,15 +497,11 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     wgmma_wait<0>();
     acc.fence_all();
     release(ring, previous, thread);  // the producer may load the next tile's k-tiles meanwhile
-    if (s.part < 0 && stages_epilogue) {
-      stage_part(ring, &acc, p, StagedPart{static_cast<int>(row0), static_cast<int>(col0), consumer}, turns, thread);
-    } else if (s.part < 0) {
+    if (s.part < 0)
       epilogue<Policy, Tile>(acc, p, row0, col0, thread);
-    } else
+    else
       store_partial(acc, partial_sums<Policy, Tile>(sk, 2 * schedule.slot + s.part, schedule.rank, consumer), thread);
   }
-  if (stages_epilogue && consumer == 0)  // after every part: the drain warps may stop
-    stage_part<Policy, Tile>(ring, nullptr, p, StagedPart{-1, 0, 0}, turns, thread);
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
 #endif
 }

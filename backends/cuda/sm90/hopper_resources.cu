@@ -24,8 +24,6 @@ constexpr double h100_tensor_flop_per_s = 750e12;
 constexpr double h100_l2_bytes_per_s = 7.0e12;
 constexpr double h100_load_latency_s = 0.12e-6;
 constexpr double h100_epilogue_s_per_entry = 0.095e-6;
-// Staged (the consumers only leave their entries in shared memory): an estimate, to be fitted.
-constexpr double h100_staged_epilogue_s_per_entry = 0.01e-6;
 // The stream-K fixup's launch behind the kernel on the same stream (a guess
 // of the gap between dependent launches, checked against the tail's measured
 // gain in perf_tests/results/2026-11-23-h100-stream-k.md).
@@ -63,7 +61,6 @@ model::HopperResources query(int device) {
       2e3 * attribute(cudaDevAttrMemoryClockRate, device) * attribute(cudaDevAttrGlobalMemoryBusWidth, device) / 8.0;
   r.load_latency_s = h100_load_latency_s;
   r.epilogue_s_per_entry = h100_epilogue_s_per_entry * h100_clock_hz / r.clock_hz;
-  r.staged_epilogue_s_per_entry = h100_staged_epilogue_s_per_entry * h100_clock_hz / r.clock_hz;
   r.cluster_pairs = cluster_pairs();
   r.launch_gap_s = h100_launch_gap_s;
   r.capped_clock_ratio = h100_capped_clock_ratio;

@@ -79,13 +79,6 @@ constexpr model::EmulationShape emulation_shape() {
   return {Tile::pieces, policy_traits<Policy>::products, Acc::count + (Acc::folds ? 1 : 0), Acc::folds};
 }
 
-// Whether tiles with room for it stage their epilogue (the default), or
-// EGEMM_SM90_EPILOGUE=registers has the consumers write C themselves (A/B timing, tests).
-inline bool staged_epilogue_requested() {
-  const char* v = std::getenv("EGEMM_SM90_EPILOGUE");
-  return v == nullptr || std::strcmp(v, "registers") != 0;
-}
-
 // Whether to spread the last partial round by k: the model's verdict, or
 // EGEMM_SM90_STREAM_K=0 (never) / =1 (whenever there is a partial round), for A/B timing and the tests.
 template <class Policy, class Tile>
@@ -131,7 +124,7 @@ void launch_tma_tile(const TmaLaunch& l) {
   cudaLaunchAttribute attributes[2];
   const cudaLaunchConfig_t config =
       tile_launch_config<Tile>(static_cast<long long>(slots) * Tile::cluster, l.stream, attributes);
-  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p, sk, staged_epilogue_requested()));
+  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p, sk));
   if (sk.tail.splits()) {
     constexpr int blocks_per_tile = Tile::cluster * Tile::consumers * Tile::bn / 8;  // one per consumer and n8 block
     launch_dependent(stream_k_fixup_kernel<Policy, Tile>, dim3(sk.tail.rest() * blocks_per_tile), 128, 0, l.stream,

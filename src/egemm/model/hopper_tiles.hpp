@@ -24,10 +24,7 @@
 //  tile     : k-tiles x that + the epilogue: each consumer thread unscales
 //             and writes its bn / 2 entries at a measured cost per entry
 //             (no faster than C at the SM's share of DRAM bandwidth); two
-//             blocks sharing an SM run their epilogues side by side. A block
-//             alone on its SM with room for a staging buffer (staged_epilogue)
-//             pays only for leaving its entries in shared memory: the
-//             producer warpgroup's idle warps write C while the next tile runs
+//             blocks sharing an SM run their epilogues side by side
 //  call     : the busiest SM's tiles (persistent blocks take tiles in turn;
 //             pairs of m-tiles in a cluster, as many pairs as the GPU's GPCs
 //             place at once) + one load latency to fill the ring. A last,
@@ -64,7 +61,6 @@ struct HopperResources {
   double dram_bytes_per_s = 0;
   double load_latency_s = 0;     // a TMA load's fixed latency, before its bytes stream in
   double epilogue_s_per_entry = 0;  // one consumer thread's cost per accumulator entry it writes (measured)
-  double staged_epilogue_s_per_entry = 0;  // ... that it leaves in the staging buffer instead (measured; 0: not staged)
   int cluster_pairs = 0;            // clusters of two blocks the GPU holds at once (0: sms / 2)
   double launch_gap_s = 0;          // a kernel launched right after another on the same stream starts this much later
   // The SM clock while the kernel fills the GPU, over the clock when few SMs
@@ -95,26 +91,12 @@ inline constexpr int hopper_smem_alignment = 1024;  // the 128B swizzle's atom
 inline constexpr int hopper_smem_reserved = 1024;   // per block, taken by the driver
 inline constexpr int hopper_smem_bytes_per_clock = 128;
 
-inline constexpr int hopper_smem_per_block = 227 * 1024;  // sm_90's opt-in limit
-
 constexpr int consumers(const HopperTile& t) { return t.bm / 64; }
 constexpr int threads(const HopperTile& t) { return 128 * (1 + consumers(t)); }
 constexpr int stage_bytes(const HopperTile& t, int pieces) { return pieces * (t.bm + t.bn) * hopper_bk * 2; }
 // The ring, its full and empty mbarriers, and slack to align it to 1 KiB.
-constexpr int ring_bytes(const HopperTile& t, int pieces) {
-  return hopper_smem_alignment + t.stages * stage_bytes(t, pieces) + 2 * t.stages * 8;
-}
-// The staged epilogue's buffer (one consumer warpgroup's 64 x bn part of C
-// as floats), its mbarriers (full, and a turn per consumer warpgroup), where
-// the part goes (three ints, padded) and its columns' and rows' exponents.
-constexpr int staging_bytes(const HopperTile& t) { return 64 * t.bn * 4 + 8 * (1 + consumers(t)) + 16 + 4 * (t.bn + 64); }
-// Whether the block stages its epilogue: alone on its SM (the producer
-// warpgroup's idle warps need registers to write C) with room for the buffer.
-constexpr bool staged_epilogue(const HopperTile& t, int pieces) {
-  return t.blocks_per_sm == 1 && ring_bytes(t, pieces) + staging_bytes(t) <= hopper_smem_per_block;
-}
 constexpr int smem_bytes(const HopperTile& t, int pieces) {
-  return ring_bytes(t, pieces) + (staged_epilogue(t, pieces) ? staging_bytes(t) : 0);
+  return hopper_smem_alignment + t.stages * stage_bytes(t, pieces) + 2 * t.stages * 8;
 }
 
 // Registers. At launch every thread gets 64K / (threads x blocks) (ptxas
@@ -125,13 +107,9 @@ constexpr int launch_registers(const HopperTile& t, int registers_per_sm = 65536
   const int r = registers_per_sm / (threads(t) * t.blocks_per_sm);
   return std::min(r, 255) / 8 * 8;
 }
-// The producer warpgroup: one thread issues TMA; with a staged epilogue its
-// other three warps write C (drain_part), which needs 56.
-constexpr int producer_registers(const HopperTile& t, int pieces) {
-  return t.blocks_per_sm > 1 ? 24 : staged_epilogue(t, pieces) ? 56 : 40;
-}
-constexpr int consumer_registers(const HopperTile& t, int pieces, int registers_per_sm = 65536) {
-  const int pool = launch_registers(t, registers_per_sm) * threads(t) - producer_registers(t, pieces) * 128;
+constexpr int producer_registers(const HopperTile& t) { return t.blocks_per_sm > 1 ? 24 : 40; }
+constexpr int consumer_registers(const HopperTile& t, int registers_per_sm = 65536) {
+  const int pool = launch_registers(t, registers_per_sm) * threads(t) - producer_registers(t) * 128;
   return std::min(pool / (128 * consumers(t)) / 8 * 8, 240);
 }
 constexpr int accumulator_registers(const HopperTile& t, const EmulationShape& s) { return s.sums * t.bn / 2; }
@@ -151,9 +129,9 @@ inline bool fits(const HopperResources& r, const HopperTile& t, const EmulationS
   if (smem > r.smem_per_block) return no("ring of " + std::to_string(smem) + " bytes > the block limit");
   if (t.blocks_per_sm * (smem + hopper_smem_reserved) > r.smem_per_sm)
     return no(std::to_string(t.blocks_per_sm) + " rings do not fit one SM's shared memory");
-  if (consumer_registers(t, s.pieces, r.registers_per_sm) < accumulator_registers(t, s) + consumer_register_overhead)
+  if (consumer_registers(t, r.registers_per_sm) < accumulator_registers(t, s) + consumer_register_overhead)
     return no(std::to_string(accumulator_registers(t, s)) + " accumulator registers need more than the " +
-              std::to_string(consumer_registers(t, s.pieces, r.registers_per_sm)) + " a consumer gets");
+              std::to_string(consumer_registers(t, r.registers_per_sm)) + " a consumer gets");
   return true;
 }
 
@@ -204,9 +182,7 @@ inline HopperPrediction predict(const HopperResources& r, const HopperTile& t, c
   // times as long but finish `share` tiles together.
   const double k_tiles = static_cast<double>(depth / hopper_bk);
   const double c_write = 4.0 * t.bm * t.bn / (r.dram_bytes_per_s / r.sms);
-  const double epilogue = staged_epilogue(t, s.pieces) && r.staged_epilogue_s_per_entry > 0
-                             ? t.bn / 2 * r.staged_epilogue_s_per_entry
-                             : std::max(c_write, t.bn / 2 * r.epilogue_s_per_entry) / share;
+  const double epilogue = std::max(c_write, t.bn / 2 * r.epilogue_s_per_entry) / share;
   const double tile = k_tiles * p.k_tile_s / share + epilogue;
   const double last_round = partial > 0 ? std::max(partial, r.capped_clock_ratio) : 0.0;
   p.seconds = (static_cast<double>(rounds) + last_round) * tile + r.load_latency_s;

@@ -38,18 +38,14 @@ static __device__ __noinline__ float scale_out_of_line(float v, int e) { return 
 // every entry, made the epilogue issue-bound); the same bits, as the
 // accumulators it gets are finite (entries with Inf/NaN inputs are left to the
 // special-value pass), so no NaN payload can differ.
-EGEMM_INLINE float unscale(float v, int exponent) {
+EGEMM_INLINE float combine_accumulators(float main, float correction, int lo_scale_log2, int exponent) {
+  const float v = add_correction(main, correction, lo_scale_log2);
 #if defined(__CUDA_ARCH__)
   return static_cast<unsigned>(exponent + 126) <= 253u ? v * numerics::pow2_normal(exponent)
                                                         : detail::scale_out_of_line(v, exponent);
 #else
   return exponent != 0 ? ::ldexpf(v, exponent) : v;
 #endif
-}
-
-// Both steps: what the epilogues apply to a consumer's pair of accumulators.
-EGEMM_INLINE float combine_accumulators(float main, float correction, int lo_scale_log2, int exponent) {
-  return unscale(add_correction(main, correction, lo_scale_log2), exponent);
 }
 
 // alpha v, plus beta C when ReadsC: apply_alpha_beta with beta's test made
