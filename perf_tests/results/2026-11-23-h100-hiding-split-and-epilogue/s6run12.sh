@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 6 run 12: where the consumers' epilogue stalls (ncu source counters, SASS level) at 8192 x 8192 x 64,
-# where a tile is its epilogue; 128x128x3 (the sweep's first candidate), the library of f91e75f
+# where a tile is its epilogue; 128x128x3 (the sweep's first candidate), the library named by the run
 cd "$(dirname "$0")/main" && export LD_LIBRARY_PATH=$PWD/lib
 S=$OUT/summary.txt
 { nvidia-smi --query-gpu=name,serial --format=csv,noheader; date -u; } | tee -a $S
