@@ -72,8 +72,9 @@ __device__ __forceinline__ void record_row_stats(RowStats stats, const SplitOper
   }
 }
 
-// Flags rows holding Inf or NaN from the values a thread holds (8 lanes per row).
-__device__ void record_nonfinite(const float (&x)[per_thread], index_t row, index_t rows, const SplitOperand& dst,
+// Flags rows holding Inf or NaN from the values a thread holds (8 lanes per
+// row); returns whether the row's values in this panel are all finite.
+__device__ bool record_nonfinite(const float (&x)[per_thread], index_t row, index_t rows, const SplitOperand& dst,
                                  std::uint32_t* any_nonfinite) {
   std::uint32_t bad = 0;
 #pragma unroll
@@ -84,6 +85,7 @@ __device__ void record_nonfinite(const float (&x)[per_thread], index_t row, inde
     atomicOr(dst.nonfinite + row, row_nonfinite);
     atomicOr(any_nonfinite, 1u);
   }
+  return bad == 0;
 }
 
 // What a split kernel does besides writing Rule's pieces.
@@ -107,6 +109,7 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
   float x[per_thread];
   read_row_values(panel, r, q, x);
   bool tf32 = Rule == SplitRule::tf32;
+  bool all_finite = false;  // the thread's 16 values, where the mode learns it on the way
   if constexpr (Mode == PanelSplit::guessed_scaling) {
     __shared__ PrefixPanel prefix;
     const int e = guessed_row_exponent(src, r0, prefix);
@@ -114,6 +117,7 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
     RowStats stats;
 #pragma unroll
     for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
+    all_finite = stats.nonfinite == 0;
     record_row_stats(stats, dst, row, q, any_nonfinite, path_word);
     // Whether the FP16 path is already out, this block's own rows counted:
     // one read for the block, so that its pieces are all of one form.
@@ -122,13 +126,13 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
     if (threadIdx.x == 0) in_tf32 = (__ldcg(path_word) & path_not_fp16_scaled) != 0;
     __syncthreads();
     tf32 = in_tf32;
-    if (!tf32) scale_row_values(x, e);
+    if (!tf32) scale_row_values(x, e, all_finite);
     if (threadIdx.x == 0) dst.panel_in_tf32[blockIdx.x * split_k_panels(dst) + blockIdx.y] = tf32 ? 1u : 0u;
   } else {
-    if constexpr (Mode == PanelSplit::records_nonfinite) record_nonfinite(x, row, src.rows, dst, any_nonfinite);
+    if constexpr (Mode == PanelSplit::records_nonfinite) all_finite = record_nonfinite(x, row, src.rows, dst, any_nonfinite);
     if (blockIdx.y == 0 && q == 0) dst.exponent[row] = 0;
   }
-  write_row_values<Rule>(x, dst, row, p0, q, tf32);
+  write_row_values<Rule>(x, dst, row, p0, q, tf32, all_finite);
 }
 
 template <SplitRule Rule, PanelSplit Mode>

@@ -117,14 +117,15 @@ __device__ __forceinline__ int panel_column(int q, int g, int c) { return g * th
 struct RowStats {
   std::uint32_t max_bits = 0, min_inv = 0, nonfinite = 0;
 
+  // Without a branch (one per value, with its reconvergence, had made the
+  // split issue-bound): an Inf or NaN adds 0 to both maxima, a zero adds 0
+  // to min_inv.
   __device__ __forceinline__ void add(float x) {
     const std::uint32_t abs_bits = numerics::float_bits(x) & 0x7fffffffu;
-    if (!numerics::is_finite(x)) {
-      nonfinite = 1;
-    } else if (abs_bits != 0) {
-      max_bits = max(max_bits, abs_bits);
-      min_inv = max(min_inv, ~abs_bits);
-    }
+    const bool finite = numerics::is_finite(x);
+    nonfinite |= finite ? 0u : 1u;
+    max_bits = max(max_bits, finite ? abs_bits : 0u);
+    min_inv = max(min_inv, finite && abs_bits != 0 ? ~abs_bits : 0u);
   }
   __device__ __forceinline__ void merge(const RowStats& o) {
     max_bits = max(max_bits, o.max_bits);
@@ -214,21 +215,32 @@ __device__ __noinline__ HalfQuad half_pieces_general(float x0, float x1, float x
   return q;
 }
 
-// 4 consecutive values of one row as FP16 pieces: one 8-byte store per piece.
+// A quad's pieces: one 8-byte store per piece.
 template <SplitRule Rule>
-__device__ __forceinline__ void write_half_pieces(const float* x, const SplitOperand& dst, index_t offset) {
-  HalfQuad q;
-  const bool finite = numerics::is_finite(x[0]) && numerics::is_finite(x[1]) && numerics::is_finite(x[2]) &&
-                      numerics::is_finite(x[3]);
-  if (finite) {
-    half_pieces_of_finite_pair<Rule>(x[0], x[1], q.hi[0], q.lo[0]);
-    half_pieces_of_finite_pair<Rule>(x[2], x[3], q.hi[1], q.lo[1]);
-  } else {
-    q = half_pieces_general<Rule>(x[0], x[1], x[2], x[3]);
-  }
+__device__ __forceinline__ void store_half_quad(const HalfQuad& q, const SplitOperand& dst, index_t offset) {
   *reinterpret_cast<uint2*>(static_cast<std::uint16_t*>(dst.piece[0]) + offset) = make_uint2(q.hi[0], q.hi[1]);
   if constexpr (Rule != SplitRule::round_hi_only)
     *reinterpret_cast<uint2*>(static_cast<std::uint16_t*>(dst.piece[1]) + offset) = make_uint2(q.lo[0], q.lo[1]);
+}
+
+// 4 consecutive finite values of one row as FP16 pieces.
+template <SplitRule Rule>
+__device__ __forceinline__ void write_finite_half_pieces(const float* x, const SplitOperand& dst, index_t offset) {
+  HalfQuad q;
+  half_pieces_of_finite_pair<Rule>(x[0], x[1], q.hi[0], q.lo[0]);
+  half_pieces_of_finite_pair<Rule>(x[2], x[3], q.hi[1], q.lo[1]);
+  store_half_quad<Rule>(q, dst, offset);
+}
+
+// 4 consecutive values of one row as FP16 pieces, any of them perhaps Inf or NaN.
+template <SplitRule Rule>
+__device__ __forceinline__ void write_half_pieces(const float* x, const SplitOperand& dst, index_t offset) {
+  const bool finite = numerics::is_finite(x[0]) && numerics::is_finite(x[1]) && numerics::is_finite(x[2]) &&
+                      numerics::is_finite(x[3]);
+  if (finite)
+    write_finite_half_pieces<Rule>(x, dst, offset);
+  else
+    store_half_quad<Rule>(half_pieces_general<Rule>(x[0], x[1], x[2], x[3]), dst, offset);
 }
 
 // 4 consecutive values of one row as TF32 big/small pieces: one 16-byte store per piece.
@@ -255,13 +267,18 @@ __device__ __forceinline__ void read_row_values(const Panel& panel, int r, int q
 // host's ldexpf does; CUDA's returns a canonical NaN). The power of two is
 // worked out once per row where one normal factor does it (every row but
 // those of magnitude below 2^-112), as scale_by_pow2 would.
-__device__ __forceinline__ void scale_row_values(float (&x)[per_thread], int e) {
+__device__ __forceinline__ void scale_row_values(float (&x)[per_thread], int e, bool all_finite = false) {
   if (e == 0) return;
   if (-e >= -126 && -e <= 127) {
     const float scale = numerics::pow2_normal(-e);
+    if (all_finite) {
 #pragma unroll
-    for (int v = 0; v < per_thread; ++v)
-      if (numerics::is_finite(x[v])) x[v] *= scale;
+      for (int v = 0; v < per_thread; ++v) x[v] *= scale;
+    } else {
+#pragma unroll
+      for (int v = 0; v < per_thread; ++v)
+        if (numerics::is_finite(x[v])) x[v] *= scale;
+    }
   } else {
 #pragma unroll 1
     for (int v = 0; v < per_thread; ++v)
@@ -271,17 +288,28 @@ __device__ __forceinline__ void scale_row_values(float (&x)[per_thread], int e) 
 
 // A thread's 16 values of row `row` (panel at depth p0) into dst's pieces:
 // TF32 when `tf32`, else FP16 by Rule; nothing past the padded depth (a
-// multiple of 64, not of the panel).
+// multiple of 64, not of the panel). `all_finite` (the caller knows it from
+// the row's statistics) skips the per-quad Inf/NaN test: each form's loop
+// is chosen once, not per quad (a branch per quad, with its reconvergence,
+// had made the split issue-bound).
 template <SplitRule Rule>
 __device__ __forceinline__ void write_row_values(const float (&x)[per_thread], const SplitOperand& dst, index_t row,
-                                                 index_t p0, int q, bool tf32) {
+                                                 index_t p0, int q, bool tf32, bool all_finite = false) {
+  auto each_quad = [&](auto write) {
 #pragma unroll
-  for (int g = 0; g < chunks; ++g) {
-    const index_t p = p0 + panel_column(q, g, 0);
-    if (p >= dst.depth_pad) break;
-    const index_t offset = row * dst.depth_pad + p;
-    if (tf32) write_tf32_pieces(x + g * per_chunk, dst, offset);
-    else if constexpr (Rule != SplitRule::tf32) write_half_pieces<Rule>(x + g * per_chunk, dst, offset);
+    for (int g = 0; g < chunks; ++g) {
+      const index_t p = p0 + panel_column(q, g, 0);
+      if (p >= dst.depth_pad) break;
+      write(x + g * per_chunk, row * dst.depth_pad + p);
+    }
+  };
+  if (tf32) {
+    each_quad([&](const float* v, index_t offset) { write_tf32_pieces(v, dst, offset); });
+  } else if constexpr (Rule != SplitRule::tf32) {
+    if (all_finite)
+      each_quad([&](const float* v, index_t offset) { write_finite_half_pieces<Rule>(v, dst, offset); });
+    else
+      each_quad([&](const float* v, index_t offset) { write_half_pieces<Rule>(v, dst, offset); });
   }
 }
 
