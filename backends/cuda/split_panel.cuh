@@ -266,7 +266,8 @@ __device__ __forceinline__ void read_row_values(const Panel& panel, int r, int q
 // The values scaled by 2^-e (NaN passes unscaled, payload kept, as the
 // host's ldexpf does; CUDA's returns a canonical NaN). The power of two is
 // worked out once per row where one normal factor does it (every row but
-// those of magnitude below 2^-112), as scale_by_pow2 would.
+// those of magnitude below 2^-112), as scale_by_pow2 would. `all_finite`:
+// the caller knows there is no NaN among them, so no test per value.
 __device__ __forceinline__ void scale_row_values(float (&x)[per_thread], int e, bool all_finite = false) {
   if (e == 0) return;
   if (-e >= -126 && -e <= 127) {

@@ -303,12 +303,6 @@ struct EpilogueRows {
   int exponent[2];
 };
 
-// One walk over the thread's entries, beta's test outside it. The columns'
-// flags and exponents are loaded a batch of n8 blocks at a time (clamped
-// indices past n, no branch), all of a batch's loads before any of its
-// predicated stores, so that a batch waits for one load latency instead of
-// one per column. (Per-entry loads behind branches, and ldexpf inline, made
-// the epilogue ~17 us a tile at ~47 instructions an entry.)
 // The stores of one batch of n8 blocks (j0..j0 + Batch - 1). AllNormal: every
 // entry's exponent is a normal power of two, so the unscaling is one multiply
 // (combine_accumulators' own result, without its out-of-line branch, whose
@@ -340,6 +334,12 @@ __device__ __forceinline__ void write_batch(const WarpgroupAccumulators<Policy, 
     }
 }
 
+// One walk over the thread's entries, beta's test outside it. The columns'
+// flags and exponents are loaded a batch of n8 blocks at a time (clamped
+// indices past n, no branch), all of a batch's loads before any of its
+// predicated stores, so that a batch waits for one load latency instead of
+// one per column. (Per-entry loads behind branches, and ldexpf inline, made
+// the epilogue ~17 us a tile at ~47 instructions an entry.)
 template <bool ReadsC, class Policy, class Tile>
 __device__ __forceinline__ void write_tile(const WarpgroupAccumulators<Policy, Tile>& acc, const FusedGemmParams& p,
                                            const EpilogueRows& rows, index_t col0, int lane) {
