@@ -270,7 +270,7 @@ __device__ __forceinline__ void read_row_values(const Panel& panel, int r, int q
 // the caller knows there is no NaN among them, so no test per value.
 __device__ __forceinline__ void scale_row_values(float (&x)[per_thread], int e, bool all_finite = false) {
   if (e == 0) return;
-  if (-e >= -126 && -e <= 127) {
+  if (numerics::is_normal_pow2(-e)) {
     const float scale = numerics::pow2_normal(-e);
     if (all_finite) {
 #pragma unroll

@@ -304,8 +304,9 @@ struct EpilogueRows {
 };
 
 // The stores of one batch of n8 blocks (j0..j0 + Batch - 1). AllNormal: every
-// entry's exponent is a normal power of two, so the unscaling is one multiply
-// (combine_accumulators' own result, without its out-of-line branch, whose
+// entry's exponent is a normal power of two (is_normal_pow2), so the
+// unscaling is one multiply (combine_accumulators' own result for such an
+// exponent, without the test for its out-of-line branch, whose
 // call and reconvergence per entry had made the epilogue ~34 instructions an
 // entry).
 template <bool ReadsC, bool AllNormal, int Batch, class Policy, class Tile>
@@ -368,7 +369,7 @@ __device__ __forceinline__ void write_tile(const WarpgroupAccumulators<Policy, T
       for (int w = 0; w < 2; ++w)
 #pragma unroll
         for (int h = 0; h < 2; ++h)
-          normal &= static_cast<unsigned>(rows.exponent[h] + col_exponent[b][w] + 126) <= 253u;
+          normal &= numerics::is_normal_pow2(rows.exponent[h] + col_exponent[b][w]);
     if (__all_sync(0xffffffffu, normal))
       write_batch<ReadsC, true>(acc, p, rows, col0, lane, j0, col_written, col_exponent);
     else

@@ -41,8 +41,8 @@ static __device__ __noinline__ float scale_out_of_line(float v, int e) { return 
 EGEMM_INLINE float combine_accumulators(float main, float correction, int lo_scale_log2, int exponent) {
   const float v = add_correction(main, correction, lo_scale_log2);
 #if defined(__CUDA_ARCH__)
-  return static_cast<unsigned>(exponent + 126) <= 253u ? v * numerics::pow2_normal(exponent)
-                                                        : detail::scale_out_of_line(v, exponent);
+  return numerics::is_normal_pow2(exponent) ? v * numerics::pow2_normal(exponent)
+                                            : detail::scale_out_of_line(v, exponent);
 #else
   return exponent != 0 ? ::ldexpf(v, exponent) : v;
 #endif
