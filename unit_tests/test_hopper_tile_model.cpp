@@ -122,7 +122,7 @@ TEST(HopperTileModel, ClusterPairsLoadHalfOfOpBEach) {
   EXPECT_EQ(pick(r, candidates, emulated_fp32, 8192, 8192, 8192), 1);
   // Three m-tiles make two pairs: the last pair's second block has no rows but takes a slot.
   EXPECT_EQ(predict(r, pair, emulated_fp32, 384, 8192, 1024).tiles, 4 * 64);
-  EXPECT_FALSE(fits(r, {"", 128, 128, 3, 1, 8}, emulated_fp32));  // fours at most
+  EXPECT_FALSE(fits(r, {"", 128, 128, 3, 1, 4}, emulated_fp32));  // pairs at most
 }
 
 TEST(HopperTileModel, PairsOnlyWhereTheGpcsPlaceThem) {

@@ -64,7 +64,7 @@ struct Sm90Tile {
   static_assert(stages >= 2, "a ring needs two stages");
   static_assert(smem_bytes <= 227 * 1024 / blocks_per_sm, "the ring fits the SM's shared memory");
   static_assert(ElementBytes == 2 || ElementBytes == 4, "FP16 or TF32 pieces");
-  static_assert(cluster == 1 || cluster == 2 || cluster == 4, "blocks group along m in twos or fours");
+  static_assert(cluster == 1 || cluster == 2, "blocks pair up along m at most");
   static_assert(b_box_rows % 8 == 0, "a multicast half starts on a 1024-byte swizzle atom");
 };
 

@@ -33,11 +33,11 @@ constexpr double h100_launch_gap_s = 3e-6;
 // 1563 MHz of 1980.
 constexpr double h100_capped_clock_ratio = 0.79;
 
-// The clusters of `size` blocks the GPU places at once, from the occupancy
-// of the first candidate of that size (0 if none is).
-int clusters_placed(int size) {
+// The clusters of two the GPU places at once, from the occupancy of the
+// candidate that pairs (0 if none does).
+int cluster_pairs() {
   for (int i = 0; i < emulated_fp32_tile_count; ++i)
-    if (emulated_fp32_tiles[i].cluster == size) return emulated_fp32_resident_blocks(i) / size;
+    if (emulated_fp32_tiles[i].cluster == 2) return emulated_fp32_resident_blocks(i) / 2;
   return 0;
 }
 
@@ -61,8 +61,7 @@ model::HopperResources query(int device) {
       2e3 * attribute(cudaDevAttrMemoryClockRate, device) * attribute(cudaDevAttrGlobalMemoryBusWidth, device) / 8.0;
   r.load_latency_s = h100_load_latency_s;
   r.epilogue_s_per_entry = h100_epilogue_s_per_entry * h100_clock_hz / r.clock_hz;
-  r.cluster_pairs = clusters_placed(2);
-  r.cluster_quads = clusters_placed(4);
+  r.cluster_pairs = cluster_pairs();
   r.launch_gap_s = h100_launch_gap_s;
   r.capped_clock_ratio = h100_capped_clock_ratio;
   return r;

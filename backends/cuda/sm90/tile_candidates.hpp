@@ -23,7 +23,6 @@ inline constexpr model::HopperTile emulated_fp32_tiles[] = {
     {"128x128x3", 128, 128, 3, 1}, {"128x128x2", 128, 128, 2, 1},     {"128x64x4", 128, 64, 4, 1},
     {"128x64x3", 128, 64, 3, 1},   {"128x64x2", 128, 64, 2, 1},       {"64x128x4", 64, 128, 4, 1},
     {"64x128x2", 64, 128, 2, 1},   {"64x128x2/2", 64, 128, 2, 2},     {"128x128x3c2", 128, 128, 3, 1, 2},
-    {"128x128x3c4", 128, 128, 3, 1, 4},
 };
 inline constexpr int emulated_fp32_tile_count = sizeof(emulated_fp32_tiles) / sizeof(emulated_fp32_tiles[0]);
 

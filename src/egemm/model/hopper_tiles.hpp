@@ -62,7 +62,6 @@ struct HopperResources {
   double load_latency_s = 0;     // a TMA load's fixed latency, before its bytes stream in
   double epilogue_s_per_entry = 0;  // one consumer thread's cost per accumulator entry it writes (measured)
   int cluster_pairs = 0;            // clusters of two blocks the GPU holds at once (0: sms / 2)
-  int cluster_quads = 0;            // clusters of four (0: sms / 4)
   double launch_gap_s = 0;          // a kernel launched right after another on the same stream starts this much later
   // The SM clock while the kernel fills the GPU, over the clock when few SMs
   // are busy: a full GPU runs at its power cap (H100: 700 W, ~1560 of 1980
@@ -84,7 +83,7 @@ struct HopperTile {
   int bm, bn;         // block tile of C: bm / 64 consumer warpgroups of 64 x bn
   int stages;         // shared-memory ring depth, k-tiles of 64
   int blocks_per_sm;  // resident blocks per SM (two share its tensor cores)
-  int cluster = 1;    // 2 or 4: blocks on neighbouring m-tiles share op(B), each loading its share for all (TMA multicast)
+  int cluster = 1;    // 2: blocks on neighbouring m-tiles share op(B), each loading half for both (TMA multicast)
 };
 
 inline constexpr int hopper_bk = 64;                // a k-tile: one 128-byte row of FP16
@@ -124,7 +123,7 @@ inline bool fits(const HopperResources& r, const HopperTile& t, const EmulationS
     return false;
   };
   if (t.bm % 64 != 0 || (t.bn != 64 && t.bn != 128) || t.stages < 2 || t.blocks_per_sm < 1 ||
-      (t.cluster != 1 && t.cluster != 2 && t.cluster != 4))
+      (t.cluster != 1 && t.cluster != 2))
     return no("not a tile the kernel has");
   const int smem = smem_bytes(t, s.pieces);
   if (smem > r.smem_per_block) return no("ring of " + std::to_string(smem) + " bytes > the block limit");
@@ -157,10 +156,9 @@ inline HopperPrediction predict(const HopperResources& r, const HopperTile& t, c
   p.tiles = tiles_m * (cols / t.bn);
   // Work items and the slots that take them: blocks, or pairs of them on the pairs of SMs the GPCs can form.
   const index_t work = p.tiles / t.cluster;
-  const int placed = t.cluster == 2 ? r.cluster_pairs : t.cluster == 4 ? r.cluster_quads : 0;
   const index_t slots = t.cluster == 1 ? static_cast<index_t>(r.sms) * t.blocks_per_sm
-                        : placed > 0    ? std::min(placed, r.sms / t.cluster)
-                                        : r.sms / t.cluster;
+                        : r.cluster_pairs > 0 ? std::min(r.cluster_pairs, r.sms / 2)
+                                              : r.sms / 2;
   p.tiles_per_sm = t.cluster == 1 ? (p.tiles + r.sms - 1) / r.sms : (work + slots - 1) / slots;
   // Whole rounds of the busiest SM, and the busy share of the last, partial one.
   const index_t rounds = t.cluster == 1 ? p.tiles / r.sms : work / slots;
