@@ -1,13 +1,16 @@
 // What a call costs the host, where the GPU work is short: at 1024^3
 // EmulatedFP32 hands the product to cuBLAS SGEMM (issue #5: never slower than
 // SGEMM), so whatever EGEMM checks and decides before that shows in a timing
-// that brackets one call with events. Per method, two figures:
+// that brackets one call with events. Per method, three figures:
 //   enqueue us : host time per call, 200 calls in a row with no sync between
 //                (the GPU works through them meanwhile)
+//   queued ms  : GPU time per call over those 200 calls (events around the
+//                whole run): what a stream of calls sees, host work hidden
+//                behind the GPU's
 //   call ms    : median of 50 single calls, each bracketed by events after a
 //                sync (the GPU idles while the host prepares: what the GEMM
 //                suite measures)
-//   egemm_call_overhead [n=1024]
+//   egemm_call_overhead [m [n k]]   (n and k default to m, m to 1024)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -38,18 +41,24 @@ __global__ void fill(float* x, std::size_t n, unsigned seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const int m = argc > 1 ? std::atoi(argv[1]) : 1024;
+  const int n = argc > 3 ? std::atoi(argv[2]) : m, k = argc > 3 ? std::atoi(argv[3]) : m;
+  if (argc == 3 || argc > 4 || m <= 0 || n <= 0 || k <= 0) {
+    std::fprintf(stderr, "usage: egemm_call_overhead [m [n k]] (positive sizes)\n");
+    return 1;
+  }
   if (!egemm::cuda_available()) {
     std::fprintf(stderr, "egemm_call_overhead: no CUDA device with sm_80+ visible; nothing to measure\n");
     return 0;
   }
-  const int n = argc > 1 ? std::atoi(argv[1]) : 1024;
-  const std::size_t count = static_cast<std::size_t>(n) * n;
+  const std::size_t count_a = static_cast<std::size_t>(m) * k, count_b = static_cast<std::size_t>(k) * n,
+                    count_c = static_cast<std::size_t>(m) * n;
   float *a = nullptr, *b = nullptr, *c = nullptr;
-  check(cudaMalloc(&a, count * 4), "cudaMalloc");
-  check(cudaMalloc(&b, count * 4), "cudaMalloc");
-  check(cudaMalloc(&c, count * 4), "cudaMalloc");
-  fill<<<264, 256>>>(a, count, 1);
-  fill<<<264, 256>>>(b, count, 2);
+  check(cudaMalloc(&a, count_a * 4), "cudaMalloc");
+  check(cudaMalloc(&b, count_b * 4), "cudaMalloc");
+  check(cudaMalloc(&c, count_c * 4), "cudaMalloc");
+  fill<<<264, 256>>>(a, count_a, 1);
+  fill<<<264, 256>>>(b, count_b, 2);
   cudaStream_t stream = nullptr;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   cublasHandle_t handle = nullptr;
@@ -62,34 +71,39 @@ int main(int argc, char** argv) {
     std::function<void()> run;
   };
   const std::vector<Method> methods = {
-      {"cublas_sgemm", [&] { cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, b, n, &zero, c, n); }},
-      {"egemm_NativeFP32", [&] { egemm::gemm(egemm::NativeFP32{}, 'N', 'N', n, n, n, 1.0f, a, n, b, n, 0.0f, c, n, stream); }},
-      {"egemm_EmulatedFP32", [&] { egemm::gemm(egemm::EmulatedFP32{}, 'N', 'N', n, n, n, 1.0f, a, n, b, n, 0.0f, c, n, stream); }},
+      {"cublas_sgemm", [&] { cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, a, m, b, k, &zero, c, m); }},
+      {"egemm_NativeFP32", [&] { egemm::gemm(egemm::NativeFP32{}, 'N', 'N', m, n, k, 1.0f, a, m, b, k, 0.0f, c, m, stream); }},
+      {"egemm_EmulatedFP32", [&] { egemm::gemm(egemm::EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, a, m, b, k, 0.0f, c, m, stream); }},
   };
-  std::printf("n = %d, EmulatedFP32 on the tensor cores here: %s\n\n", n,
-              egemm::emulated_fp32_uses_tensor_cores(n, n, n) ? "yes" : "no (cuBLAS SGEMM)");
-  std::printf("| method | enqueue us / call | call ms (median of 50) |\n|---|---:|---:|\n");
+  std::printf("%d x %d x %d, EmulatedFP32 on the tensor cores here: %s\n\n", m, n, k,
+              egemm::emulated_fp32_uses_tensor_cores(m, n, k) ? "yes" : "no (cuBLAS SGEMM)");
+  std::printf("| method | enqueue us / call | queued ms / call (200 in a row) | call ms (median of 50) |\n"
+              "|---|---:|---:|---:|\n");
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
   for (int round = 0; round < 2; ++round)  // the first round warms every path up; the second is reported
-    for (const Method& m : methods) {
+    for (const Method& method : methods) {
       constexpr int calls = 200;
       check(cudaStreamSynchronize(stream), "sync");
+      check(cudaEventRecord(start, stream), "record");
       const auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < calls; ++i) m.run();
+      for (int i = 0; i < calls; ++i) method.run();
       const double enqueue_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / calls;
-      check(cudaStreamSynchronize(stream), "sync");
+      check(cudaEventRecord(stop, stream), "record");
+      check(cudaEventSynchronize(stop), "sync");
+      float queued_ms = 0;
+      check(cudaEventElapsedTime(&queued_ms, start, stop), "elapsed");
       std::vector<float> ms(50);
       for (float& t : ms) {
         check(cudaEventRecord(start, stream), "record");
-        m.run();
+        method.run();
         check(cudaEventRecord(stop, stream), "record");
         check(cudaEventSynchronize(stop), "sync");
         check(cudaEventElapsedTime(&t, start, stop), "elapsed");
       }
       std::nth_element(ms.begin(), ms.begin() + 25, ms.end());
-      if (round == 1) std::printf("| %s | %.2f | %.4f |\n", m.name, enqueue_us, ms[25]);
+      if (round == 1) std::printf("| %s | %.2f | %.4f | %.4f |\n", method.name, enqueue_us, queued_ms / calls, ms[25]);
     }
   cublasDestroy(handle);
   cudaFree(a);
