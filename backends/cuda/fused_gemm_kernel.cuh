@@ -3,6 +3,7 @@
 //   fragments    : ldmatrix of the warp's A and B pieces for one mma step, once per piece
 //   warp mma     : every product term of the policy issued from those registers
 //   epilogue     : combine accumulators, undo the row/column scaling, alpha/beta
+//                  (strip_epilogue.cuh, shared with the Hopper kernel)
 // The policy's traits decide the pieces, the terms, their accumulators and
 // the fold; the piece format (FP16 or TF32) decides the mma instruction.
 #pragma once
@@ -15,7 +16,7 @@
 #include "backends/cuda/mma_sm80.hpp"
 #include "backends/cuda/piece_format.hpp"
 #include "backends/cuda/smem_pipeline.hpp"
-#include "egemm/numerics/epilogue.hpp"
+#include "backends/cuda/strip_epilogue.cuh"
 #include "egemm/policy.hpp"
 
 namespace egemm::cuda {
@@ -158,34 +159,27 @@ struct WarpAccumulators {
   }
 };
 
-// Writes the warp's entries of C. Entries in a row or column with Inf/NaN are
-// left to the special-value pass, so it reads the caller's C, not ours.
+// Strip mi (16 rows) of the warp's accumulators as the shared epilogue sees
+// them (strip_epilogue.cuh): fragment [mi][j] is the strip's n8 block j.
+template <class Policy, class Format, class Tile>
+struct MmaStrip {
+  using Acc = WarpAccumulators<Policy, Format, Tile>;
+  static constexpr int n8_blocks = Tile::n_frags;
+  const Acc& acc;
+  int mi;
+  __device__ __forceinline__ float main(int j, int h, int w) const { return acc.acc[0][mi][j][2 * h + w]; }
+  __device__ __forceinline__ float correction(int j, int h, int w) const {
+    return Acc::count > 1 ? acc.acc[Acc::count - 1][mi][j][2 * h + w] : 0.0f;
+  }
+};
+
+// The warp's warp_m x warp_n entries of C, one strip of 16 rows per m fragment.
 template <class Policy, class Format, class Tile>
 __device__ __forceinline__ void epilogue(const WarpAccumulators<Policy, Format, Tile>& acc, const FusedGemmParams& p,
                                          index_t row0, index_t col0, int lane) {
-  using traits = policy_traits<Policy>;
-  constexpr int count = WarpAccumulators<Policy, Format, Tile>::count;
 #pragma unroll
   for (int mi = 0; mi < Tile::m_frags; ++mi)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {  // accumulator rows lane/4 and lane/4 + 8
-      const index_t i = row0 + mi * 16 + h * 8 + lane / 4;
-      if (i >= p.m) continue;
-      const int ea = traits::scales_rows_and_columns ? p.a_exponent[i] : 0;
-      const bool row_special = p.a_nonfinite[i] != 0;
-#pragma unroll
-      for (int ni = 0; ni < Tile::n_frags; ++ni)
-#pragma unroll
-        for (int w = 0; w < 2; ++w) {  // accumulator columns 2 (lane % 4) + w
-          const index_t j = col0 + ni * 8 + (lane % 4) * 2 + w;
-          if (j >= p.n || row_special || p.b_nonfinite[j] != 0) continue;
-          const int exponent = traits::scales_rows_and_columns ? ea + p.b_exponent[j] : 0;
-          const float correction = count > 1 ? acc.acc[count - 1][mi][ni][2 * h + w] : 0.0f;
-          const float v = combine_accumulators(acc.acc[0][mi][ni][2 * h + w], correction, traits::lo_scale_log2, exponent);
-          float* c = p.c + i + j * p.ldc;
-          *c = apply_alpha_beta(v, p.alpha, p.beta, c);
-        }
-    }
+    write_strip<Policy>(MmaStrip<Policy, Format, Tile>{acc, mi}, p, row0 + mi * 16, col0, lane);
 }
 
 // Block b's tile of C. Consecutive blocks walk `group` m-tiles, then the next

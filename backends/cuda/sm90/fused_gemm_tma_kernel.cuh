@@ -5,6 +5,7 @@
 //   WarpgroupAccumulators: a consumer warpgroup's 64 x bn part of C, every product
 //                         term as wgmmas from shared memory, the per-k-tile fold
 //   epilogue            : combine accumulators, undo the scaling, alpha/beta
+//                         (strip_epilogue.cuh, shared with the mma.sync kernel)
 //   stream-K tail       : the last partial wave's tiles spread by k over every
 //                         slot, partial sums to global memory, added by
 //                         stream_k_fixup_kernel (egemm/model/stream_k_tail.hpp)
@@ -25,6 +26,7 @@
 #include "backends/cuda/sm90/mbarrier.hpp"
 #include "backends/cuda/sm90/tma.hpp"
 #include "backends/cuda/sm90/wgmma.hpp"
+#include "backends/cuda/strip_epilogue.cuh"
 #include "egemm/model/hopper_tiles.hpp"
 #include "egemm/model/stream_k_tail.hpp"
 #include "egemm/numerics/epilogue.hpp"
@@ -292,90 +294,20 @@ struct WarpgroupAccumulators {
   }
 };
 
-// The warpgroup's 64 x bn entries of C (rows row0.., columns col0..). wgmma's
-// accumulator layout: warp w, lane l holds rows 16 w + l/4 (+8) and, per n8
-// block j, columns 8 j + 2 (l % 4) + {0, 1}: registers 4 j + {0, 1} (row r),
-// 4 j + {2, 3} (row r + 8). Entries in a row or column with Inf/NaN are left
-// to the special-value pass, so it reads the caller's C, not ours.
-struct EpilogueRows {
-  index_t row[2];
-  bool written[2];
-  int exponent[2];
-};
-
-// The stores of one batch of n8 blocks (j0..j0 + Batch - 1). AllNormal: every
-// entry's exponent is a normal power of two (is_normal_pow2), so the
-// unscaling is one multiply (combine_accumulators' own result for such an
-// exponent, without the test for its out-of-line branch, whose
-// call and reconvergence per entry had made the epilogue ~34 instructions an
-// entry).
-template <bool ReadsC, bool AllNormal, int Batch, class Policy, class Tile>
-__device__ __forceinline__ void write_batch(const WarpgroupAccumulators<Policy, Tile>& acc, const FusedGemmParams& p,
-                                            const EpilogueRows& rows, index_t col0, int lane, int j0,
-                                            const bool (&col_written)[Batch][2], const int (&col_exponent)[Batch][2]) {
-  using traits = policy_traits<Policy>;
-  constexpr int count = WarpgroupAccumulators<Policy, Tile>::count;
-#pragma unroll
-  for (int b = 0; b < Batch; ++b)
-#pragma unroll
-    for (int w = 0; w < 2; ++w) {
-      const index_t col = col0 + (j0 + b) * 8 + (lane % 4) * 2 + w;
-      float* c_col = p.c + (col < p.n ? col : 0) * p.ldc;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int r = 4 * (j0 + b) + 2 * h + w;
-        const float correction = count > 1 ? acc.acc[count - 1][r] : 0.0f;
-        const int exponent = rows.exponent[h] + col_exponent[b][w];
-        const float v =
-            AllNormal ? add_correction(acc.acc[0][r], correction, traits::lo_scale_log2) * numerics::pow2_normal(exponent)
-                      : combine_accumulators(acc.acc[0][r], correction, traits::lo_scale_log2, exponent);
-        float* c = c_col + rows.row[h];
-        if (col_written[b][w] && rows.written[h]) *c = alpha_beta<ReadsC>(v, p.alpha, p.beta, c);
-      }
-    }
-}
-
-// One walk over the thread's entries, beta's test outside it. The columns'
-// flags and exponents are loaded a batch of n8 blocks at a time (clamped
-// indices past n, no branch), all of a batch's loads before any of its
-// predicated stores, so that a batch waits for one load latency instead of
-// one per column. (Per-entry loads behind branches, and ldexpf inline, made
-// the epilogue ~17 us a tile at ~47 instructions an entry.)
-template <bool ReadsC, class Policy, class Tile>
-__device__ __forceinline__ void write_tile(const WarpgroupAccumulators<Policy, Tile>& acc, const FusedGemmParams& p,
-                                           const EpilogueRows& rows, index_t col0, int lane) {
-  using traits = policy_traits<Policy>;
-  constexpr int batch = 4;  // n8 blocks: 8 columns, 16 loads in flight (a batch of 8 spilled in one instance)
-  static_assert(Tile::bn / 8 % batch == 0, "whole batches");
-#pragma unroll
-  for (int j0 = 0; j0 < Tile::bn / 8; j0 += batch) {
-    bool col_written[batch][2];
-    int col_exponent[batch][2];
-#pragma unroll
-    for (int b = 0; b < batch; ++b)
-#pragma unroll
-      for (int w = 0; w < 2; ++w) {
-        const index_t col = col0 + (j0 + b) * 8 + (lane % 4) * 2 + w;
-        const bool inside = col < p.n;
-        const index_t at = inside ? col : 0;
-        col_written[b][w] = inside & (__ldg(p.b_nonfinite + at) == 0);  // no short circuit: no branch
-        col_exponent[b][w] = traits::scales_rows_and_columns ? __ldg(p.b_exponent + at) : 0;
-      }
-    // Rows or columns scaled beyond 2^+-126 are rare: one test for the warp's batch.
-    bool normal = true;
-#pragma unroll
-    for (int b = 0; b < batch; ++b)
-#pragma unroll
-      for (int w = 0; w < 2; ++w)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-          normal &= numerics::is_normal_pow2(rows.exponent[h] + col_exponent[b][w]);
-    if (__all_sync(0xffffffffu, normal))
-      write_batch<ReadsC, true>(acc, p, rows, col0, lane, j0, col_written, col_exponent);
-    else
-      write_batch<ReadsC, false>(acc, p, rows, col0, lane, j0, col_written, col_exponent);
+// A warp's 16 rows of the warpgroup's accumulators as the shared epilogue
+// sees them (strip_epilogue.cuh). wgmma's layout: warp w, lane l holds rows
+// 16 w + l/4 (+8) and, per n8 block j, registers 4 j + {0, 1} (row r) and
+// 4 j + {2, 3} (row r + 8): mma.sync's m16n8 layout, once per n8 block.
+template <class Policy, class Tile>
+struct WgmmaStrip {
+  using Acc = WarpgroupAccumulators<Policy, Tile>;
+  static constexpr int n8_blocks = Acc::size / 4;
+  const Acc& acc;
+  __device__ __forceinline__ float main(int j, int h, int w) const { return acc.acc[0][4 * j + 2 * h + w]; }
+  __device__ __forceinline__ float correction(int j, int h, int w) const {
+    return Acc::count > 1 ? acc.acc[Acc::count - 1][4 * j + 2 * h + w] : 0.0f;
   }
-}
+};
 
 // Brings the tile's row and column flags and exponents into L1 while the
 // tile's k-loop runs, so that the epilogue's loads hit L1 instead of waiting
@@ -394,24 +326,11 @@ __device__ __forceinline__ void prefetch_epilogue_data(const FusedGemmParams& p,
   }
 }
 
+// The warpgroup's 64 x bn entries of C (rows row0.., columns col0..), a strip of 16 rows per warp.
 template <class Policy, class Tile>
 __device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Tile>& acc, const FusedGemmParams& p,
                                          index_t row0, index_t col0, int thread) {
-  using traits = policy_traits<Policy>;
-  const int warp = thread / 32, lane = thread % 32;
-  EpilogueRows rows;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    rows.row[h] = row0 + warp * 16 + h * 8 + lane / 4;
-    const bool inside = rows.row[h] < p.m;
-    const index_t at = inside ? rows.row[h] : 0;
-    rows.written[h] = inside && __ldg(p.a_nonfinite + at) == 0;
-    rows.exponent[h] = traits::scales_rows_and_columns ? __ldg(p.a_exponent + at) : 0;
-  }
-  if (p.beta == 0.0f)
-    write_tile<false>(acc, p, rows, col0, lane);
-  else
-    write_tile<true>(acc, p, rows, col0, lane);
+  write_strip<Policy>(WgmmaStrip<Policy, Tile>{acc}, p, row0 + thread / 32 * 16, col0, thread % 32);
 }
 
 // Partial-sum buffer `buffer` of one consumer warpgroup of block `rank` (layout: StreamKArgs).

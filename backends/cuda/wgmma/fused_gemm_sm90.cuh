@@ -20,7 +20,7 @@
 #include "backends/cuda/fused_gemm_kernel.cuh"
 #include "backends/cuda/smem_pipeline.hpp"
 #include "backends/cuda/wgmma/wgmma_sm90.hpp"
-#include "egemm/numerics/epilogue.hpp"
+#include "backends/cuda/strip_epilogue.cuh"
 #include "egemm/policy.hpp"
 
 namespace egemm::cuda::sm90 {
@@ -35,6 +35,18 @@ struct WarpgroupTile {
 };
 
 static_assert(wgmma_fold_k * 2 == WarpgroupTile::row_bytes, "the fold spans one k-tile (fold_length.hpp)");
+
+// A warp's 16 rows of the m64n128 sums as the shared epilogue sees them
+// (strip_epilogue.cuh): warp w of the group holds rows 16 w + lane / 4 and
+// + 8; register 4 j + {0, 1} columns 8 j + 2 (lane % 4) + {0, 1} of the first
+// row, 4 j + {2, 3} of the second.
+struct SumsStrip {
+  static constexpr int n8_blocks = 16;
+  const float (&main_sum)[64];
+  const float (&correction_sum)[64];
+  __device__ __forceinline__ float main(int j, int h, int w) const { return main_sum[4 * j + 2 * h + w]; }
+  __device__ __forceinline__ float correction(int j, int h, int w) const { return correction_sum[4 * j + 2 * h + w]; }
+};
 
 template <class Policy>
 __global__ void __launch_bounds__(WarpgroupTile::threads, 1) fused_gemm_sm90_kernel(const FusedGemmParams p) {
@@ -115,27 +127,9 @@ __global__ void __launch_bounds__(WarpgroupTile::threads, 1) fused_gemm_sm90_ker
   fence_operands(corr);
   sm80::cp_async_wait<0>();
 
-  // Accumulator layout of m64n128: warp w of the group holds rows 16 w + lane / 4
-  // and + 8; register 4 j + {0, 1} columns 8 j + 2 (lane % 4) + {0, 1} of the
-  // first row, 4 j + {2, 3} of the second.
   const int warp = lane_in_group / 32, lane = lane_in_group % 32;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const index_t i = block_row + warpgroup * Tile::warpgroup_rows + warp * 16 + h * 8 + lane / 4;
-    if (i >= p.m || p.a_nonfinite[i] != 0) continue;
-    const int ea = p.a_exponent[i];
-#pragma unroll
-    for (int j = 0; j < 16; ++j)
-#pragma unroll
-      for (int w = 0; w < 2; ++w) {
-        const index_t col = block_col + j * 8 + (lane % 4) * 2 + w;
-        if (col >= p.n || p.b_nonfinite[col] != 0) continue;
-        const int r = 4 * j + 2 * h + w;
-        const float v = combine_accumulators(main_acc[r], corr[r], traits::lo_scale_log2, ea + p.b_exponent[col]);
-        float* c = p.c + i + col * p.ldc;
-        *c = apply_alpha_beta(v, p.alpha, p.beta, c);
-      }
-  }
+  write_strip<Policy>(SumsStrip{main_acc, corr}, p, block_row + warpgroup * Tile::warpgroup_rows + warp * 16, block_col,
+                      lane);
 #else
   (void)p;
 #endif

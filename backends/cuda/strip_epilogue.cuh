@@ -1,0 +1,122 @@
+// The epilogue both fused kernels share: a warp writes C from accumulators in
+// the layout that mma.sync m16n8 and wgmma have in common. A strip is a warp's
+// 16 rows: lane l holds rows r0 + l/4 and r0 + l/4 + 8 and, per n8 block j,
+// columns 8 j + 2 (l % 4) + {0, 1}; entry (j, h, w) is row r0 + l/4 + 8 h,
+// column c0 + 8 j + 2 (l % 4) + w. A kernel hands its accumulators over as a
+// strip view:
+//   static constexpr int n8_blocks;                  // n8 blocks across the strip
+//   float main(int j, int h, int w) const;           // the main sum of entry (j, h, w)
+//   float correction(int j, int h, int w) const;     // its correction sum (0 without one)
+// Entries in a row or column with Inf/NaN are left to the special-value pass,
+// so it reads the caller's C, not ours.
+#pragma once
+
+#include "backends/cuda/fused_gemm.hpp"
+#include "egemm/numerics/epilogue.hpp"
+#include "egemm/numerics/pow2.hpp"
+#include "egemm/policy.hpp"
+
+namespace egemm::cuda {
+
+// The strip's two rows per lane: where they are, whether they are written,
+// their exponents.
+struct StripRows {
+  index_t row[2];
+  bool written[2];
+  int exponent[2];
+};
+
+template <class Policy>
+__device__ __forceinline__ StripRows strip_rows(const FusedGemmParams& p, index_t row0, int lane) {
+  StripRows rows;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    rows.row[h] = row0 + h * 8 + lane / 4;
+    const bool inside = rows.row[h] < p.m;
+    const index_t at = inside ? rows.row[h] : 0;  // clamped: no branch around the loads
+    rows.written[h] = inside && __ldg(p.a_nonfinite + at) == 0;
+    rows.exponent[h] = policy_traits<Policy>::scales_rows_and_columns ? __ldg(p.a_exponent + at) : 0;
+  }
+  return rows;
+}
+
+// The stores of one batch of n8 blocks (j0..j0 + Batch - 1). AllNormal: every
+// entry's exponent is a normal power of two (is_normal_pow2), so the
+// unscaling is one multiply (combine_accumulators' own result for such an
+// exponent, without the test for its out-of-line branch, whose call and
+// reconvergence per entry made the epilogue ~34 instructions an entry).
+template <bool ReadsC, bool AllNormal, int Batch, class Policy, class Strip>
+__device__ __forceinline__ void write_batch(const Strip& strip, const FusedGemmParams& p, const StripRows& rows,
+                                            index_t col0, int lane, int j0, const bool (&col_written)[Batch][2],
+                                            const int (&col_exponent)[Batch][2]) {
+  constexpr int lo_scale_log2 = policy_traits<Policy>::lo_scale_log2;
+#pragma unroll
+  for (int b = 0; b < Batch; ++b)
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+      const index_t col = col0 + (j0 + b) * 8 + (lane % 4) * 2 + w;
+      float* c_col = p.c + (col < p.n ? col : 0) * p.ldc;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float main = strip.main(j0 + b, h, w), correction = strip.correction(j0 + b, h, w);
+        const int exponent = rows.exponent[h] + col_exponent[b][w];
+        const float v = AllNormal ? add_correction(main, correction, lo_scale_log2) * numerics::pow2_normal(exponent)
+                                  : combine_accumulators(main, correction, lo_scale_log2, exponent);
+        float* c = c_col + rows.row[h];
+        if (col_written[b][w] && rows.written[h]) *c = alpha_beta<ReadsC>(v, p.alpha, p.beta, c);
+      }
+    }
+}
+
+// One walk over the strip, beta's test outside it. The columns' flags and
+// exponents are loaded a batch of n8 blocks at a time (clamped indices past n,
+// no branch), all of a batch's loads before any of its predicated stores, so
+// that a batch waits for one load latency instead of one per column. (Per-entry
+// loads behind branches, and ldexpf inline, made the Hopper kernel's epilogue
+// ~17 us a tile at ~47 instructions an entry.)
+template <bool ReadsC, class Policy, class Strip>
+__device__ __forceinline__ void write_strip(const Strip& strip, const FusedGemmParams& p, const StripRows& rows,
+                                            index_t col0, int lane) {
+  constexpr int batch = 4;  // n8 blocks: 8 columns, 16 loads in flight (a batch of 8 spilled in one instance)
+  static_assert(Strip::n8_blocks % batch == 0, "whole batches");
+#pragma unroll
+  for (int j0 = 0; j0 < Strip::n8_blocks; j0 += batch) {
+    bool col_written[batch][2];
+    int col_exponent[batch][2];
+#pragma unroll
+    for (int b = 0; b < batch; ++b)
+#pragma unroll
+      for (int w = 0; w < 2; ++w) {
+        const index_t col = col0 + (j0 + b) * 8 + (lane % 4) * 2 + w;
+        const bool inside = col < p.n;
+        const index_t at = inside ? col : 0;
+        col_written[b][w] = inside & (__ldg(p.b_nonfinite + at) == 0);  // no short circuit: no branch
+        col_exponent[b][w] = policy_traits<Policy>::scales_rows_and_columns ? __ldg(p.b_exponent + at) : 0;
+      }
+    // Rows or columns scaled beyond 2^+-126 are rare: one test for the warp's batch.
+    bool normal = true;
+#pragma unroll
+    for (int b = 0; b < batch; ++b)
+#pragma unroll
+      for (int w = 0; w < 2; ++w)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) normal &= numerics::is_normal_pow2(rows.exponent[h] + col_exponent[b][w]);
+    if (__all_sync(0xffffffffu, normal))
+      write_batch<ReadsC, true, batch, Policy>(strip, p, rows, col0, lane, j0, col_written, col_exponent);
+    else
+      write_batch<ReadsC, false, batch, Policy>(strip, p, rows, col0, lane, j0, col_written, col_exponent);
+  }
+}
+
+// The strip whose first row is row0 and first column col0.
+template <class Policy, class Strip>
+__device__ __forceinline__ void write_strip(const Strip& strip, const FusedGemmParams& p, index_t row0, index_t col0,
+                                            int lane) {
+  const StripRows rows = strip_rows<Policy>(p, row0, lane);
+  if (p.beta == 0.0f)
+    write_strip<false, Policy>(strip, p, rows, col0, lane);
+  else
+    write_strip<true, Policy>(strip, p, rows, col0, lane);
+}
+
+}  // namespace egemm::cuda
