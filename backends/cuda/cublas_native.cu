@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/relaxed_capture.hpp"
 #include "egemm/errors.hpp"
 
 namespace egemm::cuda {
@@ -35,6 +36,7 @@ cublasHandle_t cublas_handle() {
   EGEMM_CUDA_CHECK(cudaGetDevice(&device));
   auto found = cache.handles.find(device);
   if (found != cache.handles.end()) return found->second;
+  const RelaxedCaptureScope relaxed;  // cublasCreate allocates: refused inside a capture otherwise
   cublasHandle_t h = nullptr;
   EGEMM_CUBLAS_CHECK(cublasCreate(&h));
   // Plain FP32 math (no TF32 tensor-op shortcut), stated rather than assumed.

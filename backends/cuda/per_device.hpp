@@ -8,20 +8,25 @@
 #include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/relaxed_capture.hpp"
 
 namespace egemm::cuda {
 
 template <class T>
 class PerDevice {
  public:
-  // The value for the current device, computed by compute(device) the first time.
+  // The value for the current device, computed by compute(device) the first
+  // time (under the relaxed capture mode: it may be a captured call's set-up).
   template <class Compute>
   T get(Compute&& compute) {
     int device = 0;
     EGEMM_CUDA_CHECK(cudaGetDevice(&device));
     const std::lock_guard<std::mutex> lock(mutex_);
     auto it = values_.find(device);
-    if (it == values_.end()) it = values_.emplace(device, compute(device)).first;
+    if (it == values_.end()) {
+      const RelaxedCaptureScope relaxed;
+      it = values_.emplace(device, compute(device)).first;
+    }
     return it->second;
   }
 

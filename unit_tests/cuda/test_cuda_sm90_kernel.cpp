@@ -36,28 +36,6 @@ bool device_is_sm90() {
   return major == 9 && minor == 0;
 }
 
-// Sets an environment variable for one scope, restoring the old value after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    const char* old = std::getenv(name);
-    had_ = old != nullptr;
-    if (had_) old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (had_)
-      ::setenv(name_, old_.c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string old_;
-};
-
 TEST(CudaFusedKernel, WgmmaOnSm90WhereBuiltMmaSyncElsewhere) {
   EGEMM_REQUIRE_GPU();
   const char* forced = std::getenv("EGEMM_SM90_KERNEL");
@@ -85,13 +63,13 @@ TEST(CudaFusedKernel, SwitchForcesMmaSyncAndBothKernelsAgree) {
   const test::GemmCase c{'N', 'T', 300, 260, 1000, 1.0f, 0.5f, 1};
   test::check_device_gemm(EmulatedFP32{}, c);
   {
-    const ScopedEnv off("EGEMM_SM90_KERNEL", "0");
+    const test::ScopedEnv off("EGEMM_SM90_KERNEL", "0");
     EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled), FusedKernel::mma_sync_sm80);
     test::check_device_gemm(EmulatedFP32{}, c);
     test::check_device_gemm(RoundSplit4{}, c);
   }
   if (cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) == FusedKernel::wgmma_tma_sm90) {
-    const ScopedEnv cp_async("EGEMM_SM90_KERNEL", "cp_async");
+    const test::ScopedEnv cp_async("EGEMM_SM90_KERNEL", "cp_async");
     EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled),
               FusedKernel::wgmma_cp_async_sm90);
     EXPECT_EQ(cuda::fused_kernel_for(PolicyId::half, EmulationPath::fp16_scaled), FusedKernel::wgmma_tma_sm90);
@@ -108,7 +86,7 @@ TEST(CudaFusedKernel, PairedAndSingleBlocksStayWithinTheBound) {
   EGEMM_REQUIRE_GPU();
   for (const char* cluster : {"2", "1"}) {
     SCOPED_TRACE(std::string("EGEMM_SM90_CLUSTER=") + cluster);
-    const ScopedEnv pairs("EGEMM_SM90_CLUSTER", cluster);
+    const test::ScopedEnv pairs("EGEMM_SM90_CLUSTER", cluster);
     test::check_device_gemm(RoundSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
     test::check_device_gemm(TruncateSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
     test::check_device_gemm(Half{}, {'T', 'T', 300, 130, 700, 1.0f, 0.5f, 0});
@@ -135,7 +113,7 @@ TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
     for (const char* stream_k : {"0", "1"}) {
       const char* name = cuda::hopper::emulated_fp32_tiles[i].name;
       SCOPED_TRACE(std::string(name) + ", EGEMM_SM90_STREAM_K=" + stream_k);
-      const ScopedEnv forced("EGEMM_SM90_TILE", name), tail("EGEMM_SM90_STREAM_K", stream_k);
+      const test::ScopedEnv forced("EGEMM_SM90_TILE", name), tail("EGEMM_SM90_STREAM_K", stream_k);
       EXPECT_EQ(cuda::hopper::emulated_fp32_tile(1536, 1536, 200), i);
       test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 1536, 1536, 200, 1.0f, 0.5f, 1});
       test::check_device_gemm(EmulatedFP32{}, {'T', 'N', 129, 65, 1000, -1.0f, 0.0f, 0});     // one tile, 16 k-tiles
@@ -152,7 +130,7 @@ TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
 TEST(CudaFusedKernel, StreamKTailStaysWithinTheBoundAndRepeatsBitForBit) {
   EGEMM_REQUIRE_GPU();
   if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
-  const ScopedEnv tail("EGEMM_SM90_STREAM_K", "1");
+  const test::ScopedEnv tail("EGEMM_SM90_STREAM_K", "1");
   test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 2300, 2300, 1100, 1.0f, 0.5f, 1});
   test::check_device_gemm(EmulatedFP32{}, {'T', 'T', 1000, 700, 3000, -0.5f, 0.0f, 0});
   test::check_device_gemm(RoundSplit4{}, {'N', 'N', 2300, 1300, 700, 1.0f, 1.0f, 0});
@@ -178,7 +156,7 @@ TEST(CudaFusedKernel, StreamKTailStaysWithinTheBoundAndRepeatsBitForBit) {
 TEST(CudaFusedKernel, UnknownHopperTileIsRefusedAndCStaysUntouched) {
   EGEMM_REQUIRE_GPU();
   if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper tiles do not run here";
-  const ScopedEnv forced("EGEMM_SM90_TILE", "256x256x9");
+  const test::ScopedEnv forced("EGEMM_SM90_TILE", "256x256x9");
   const std::vector<float> host(64 * 64, 0.5f), poison(64 * 64, -7.0f);
   const test::DeviceBuffer<float> a(host), b(host), c(poison);
   try {

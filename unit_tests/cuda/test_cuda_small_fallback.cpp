@@ -15,12 +15,6 @@ namespace {
 
 const bool kernels_at_every_size = [] { return setenv("EGEMM_SMALL_GEMM_FALLBACK", "0", 1) == 0; }();
 
-class ScopedFallback {
- public:
-  explicit ScopedFallback(bool on) { setenv("EGEMM_SMALL_GEMM_FALLBACK", on ? "1" : "0", 1); }
-  ~ScopedFallback() { setenv("EGEMM_SMALL_GEMM_FALLBACK", "0", 1); }
-};
-
 // C of EmulatedFP32 and of NativeFP32 (cuBLAS SGEMM) on the same device inputs.
 std::pair<std::vector<float>, std::vector<float>> emulated_and_sgemm(index_t m, index_t n, index_t k) {
   const test::Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(k, n, test::fresh_seed());
@@ -35,7 +29,7 @@ TEST(CudaEmulatedFP32, SmallProblemsRunSgemmOnlyWhenTheFallbackIsOn) {
   EGEMM_REQUIRE_GPU();
   ASSERT_TRUE(kernels_at_every_size);
   {
-    ScopedFallback on(true);
+    const test::ScopedEnv on("EGEMM_SMALL_GEMM_FALLBACK", "1");
     auto [small_emulated, small_sgemm] = emulated_and_sgemm(256, 256, 300);  // a handful of tiles
     EXPECT_EQ(small_emulated, small_sgemm) << "below one wave EmulatedFP32 should be SGEMM, bit for bit";
     auto [big_emulated, big_sgemm] = emulated_and_sgemm(4096, 4096, 512);  // thousands of tiles, deep enough

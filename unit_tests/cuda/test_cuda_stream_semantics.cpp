@@ -1,0 +1,174 @@
+// What a call promises about its stream, for every policy: it only enqueues
+// (it returns while the stream is still held shut, so nothing in it waits for
+// the GPU), and it can be captured into a CUDA graph whose replays compute the
+// product of whatever the operands then hold, even as the first call of its
+// thread. EmulatedFP32 both on its kernels and handed to cuBLAS SGEMM (the
+// small-problem fallback).
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <string>
+#include <thread>
+
+#include "device_support.hpp"
+#include "support/typed_policies.hpp"
+
+namespace egemm {
+namespace {
+
+// Holds a stream shut with a host function until open() (or until the
+// timeout): work queued behind it cannot start, so a call that waited for its
+// stream would hold the test until the gate gave up.
+class StreamGate {
+ public:
+  explicit StreamGate(cudaStream_t stream) { test::cuda_ok(cudaLaunchHostFunc(stream, &StreamGate::hold, this), "gate"); }
+  void open() { open_.store(true); }
+  bool gave_up() const { return gave_up_.load(); }
+
+ private:
+  static void CUDART_CB hold(void* self) {
+    auto* gate = static_cast<StreamGate*>(self);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!gate->open_.load()) {
+      if (std::chrono::steady_clock::now() > until) {
+        gate->gave_up_.store(true);
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
+  std::atomic<bool> open_{false}, gave_up_{false};
+};
+
+class OwnedStream {
+ public:
+  OwnedStream() { test::cuda_ok(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  ~OwnedStream() { (void)cudaStreamDestroy(stream_); }
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// Device copies of a case's operands (every call of the case has the same
+// extents and leading dimensions, whatever the values).
+struct DeviceOperands {
+  test::DeviceBuffer<float> a, b, c;
+  explicit DeviceOperands(const GemmArgs& g) : a(test::a_elems(g)), b(test::b_elems(g)), c(test::c_elems(g)) {}
+  void upload(const GemmArgs& g) {
+    a.upload(g.a, a.size());
+    b.upload(g.b, b.size());
+    c.upload(g.c, c.size());
+  }
+  void download_c(const GemmArgs& g) const {
+    test::cuda_ok(cudaMemcpy(g.c, c.get(), c.size() * sizeof(float), cudaMemcpyDeviceToHost), "download C");
+  }
+  template <class Policy>
+  void gemm(Policy, const GemmArgs& g, cudaStream_t stream) const {
+    egemm::gemm(Policy{}, test::op_char(g.trans_a), test::op_char(g.trans_b), g.m, g.n, g.k, g.alpha, a.get(), g.lda,
+                b.get(), g.ldb, g.beta, c.get(), g.ldc, stream);
+  }
+};
+
+// The same extents as every input check_gemm makes for the case.
+GemmArgs shape_of(const test::GemmCase& gc) { return test::make_inputs(gc, 1).args; }
+
+template <class Policy>
+void returns_while_the_stream_is_held(const test::GemmCase& gc) {
+  OwnedStream stream;
+  // The first call on a device creates handles and pools, which may wait for
+  // the device; what is promised is the steady state.
+  test::check_device_gemm(Policy{}, gc, stream.get());
+  test::check_gemm(policy_traits<Policy>::id, gc, [&](const GemmArgs& g) {
+    DeviceOperands d(g);
+    d.upload(g);
+    StreamGate gate(stream.get());
+    d.gemm(Policy{}, g, stream.get());
+    const bool returned_while_held = !gate.gave_up();
+    gate.open();
+    test::cuda_ok(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize");
+    d.download_c(g);
+    EXPECT_TRUE(returned_while_held) << "egemm::gemm waited for its stream: it returned only after the gate gave up";
+  });
+}
+
+template <class Policy>
+void capture_and_replay(const test::GemmCase& gc) {
+  OwnedStream stream;
+  const GemmArgs shape = shape_of(gc);
+  DeviceOperands d(shape);
+  cudaGraph_t graph = nullptr;
+  test::cuda_ok(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+  try {
+    d.gemm(Policy{}, shape, stream.get());
+  } catch (const std::exception& e) {
+    (void)cudaStreamEndCapture(stream.get(), &graph);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    (void)cudaGetLastError();
+    FAIL() << "egemm::gemm could not be captured: " << e.what();
+  }
+  test::cuda_ok(cudaStreamEndCapture(stream.get(), &graph), "cudaStreamEndCapture");
+  cudaGraphExec_t exec = nullptr;
+  test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+  for (int replay = 0; replay < 2; ++replay) {  // fresh operands each time: the graph reads them as they are then
+    SCOPED_TRACE("replay " + std::to_string(replay));
+    test::check_gemm(policy_traits<Policy>::id, gc, [&](const GemmArgs& g) {
+      d.upload(g);
+      test::cuda_ok(cudaGraphLaunch(exec, stream.get()), "cudaGraphLaunch");
+      test::cuda_ok(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize");
+      d.download_c(g);
+    });
+  }
+  test::cuda_ok(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
+  test::cuda_ok(cudaGraphDestroy(graph), "cudaGraphDestroy");
+}
+
+// On a thread of its own: the call then creates its per-thread state (the
+// cuBLAS handle) inside the capture, as an application's first call would.
+template <class Policy>
+void replays_a_captured_graph(const test::GemmCase& gc) {
+  std::thread([&] {
+    try {
+      capture_and_replay<Policy>(gc);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }).join();
+}
+
+// Large enough for several blocks of every kernel; odd extents, padded leading dimensions.
+constexpr test::GemmCase kReadsC{'N', 'T', 300, 261, 200, 0.75f, 0.5f, 2};
+constexpr test::GemmCase kBetaZero{'T', 'N', 257, 300, 129, 1.0f, 0.0f, 1};
+
+template <class Policy>
+class CudaStreamSemantics : public ::testing::Test {};
+
+TYPED_TEST_SUITE(CudaStreamSemantics, test::AllPolicyTypes, test::PolicyNames);
+
+TYPED_TEST(CudaStreamSemantics, ACallReturnsWhileItsStreamIsHeld) {
+  EGEMM_REQUIRE_GPU();
+  returns_while_the_stream_is_held<TypeParam>(kReadsC);
+}
+
+TYPED_TEST(CudaStreamSemantics, ACapturedGraphReplaysOnFreshOperands) {
+  EGEMM_REQUIRE_GPU();
+  for (const test::GemmCase& gc : {kReadsC, kBetaZero}) {
+    replays_a_captured_graph<TypeParam>(gc);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// The same through the small-problem fallback (cuBLAS SGEMM behind the checks).
+TEST(CudaStreamSemantics, TheSgemmHandOffKeepsBothPromises) {
+  EGEMM_REQUIRE_GPU();
+  const test::ScopedEnv fallback("EGEMM_SMALL_GEMM_FALLBACK", "1");
+  ASSERT_FALSE(emulated_fp32_uses_tensor_cores(kReadsC.m, kReadsC.n, kReadsC.k));
+  returns_while_the_stream_is_held<EmulatedFP32>(kReadsC);
+  replays_a_captured_graph<EmulatedFP32>(kBetaZero);
+}
+
+}  // namespace
+}  // namespace egemm
