@@ -2,8 +2,8 @@
 // (it returns while the stream is still held shut, so nothing in it waits for
 // the GPU), and it can be captured into a CUDA graph whose replays compute the
 // product of whatever the operands then hold, even as the first call of its
-// thread. EmulatedFP32 both on its kernels and handed to cuBLAS SGEMM (the
-// small-problem fallback).
+// thread; and threads may call at once on streams of their own. EmulatedFP32
+// both on its kernels and handed to cuBLAS SGEMM (the small-problem fallback).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -12,6 +12,7 @@
 #include <exception>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "device_support.hpp"
 #include "support/typed_policies.hpp"
@@ -159,6 +160,31 @@ TYPED_TEST(CudaStreamSemantics, ACapturedGraphReplaysOnFreshOperands) {
     replays_a_captured_graph<TypeParam>(gc);
     if (::testing::Test::HasFailure()) return;
   }
+}
+
+// Host threads calling at once, each on a stream of its own, every policy and
+// a different shape each (different workspaces and tiles): the one-time
+// set-up, the handles, the memory pool and the path choice are shared or
+// per thread as they should be. Run alone, the threads' first calls are also
+// the process's.
+TEST(CudaStreamSemantics, ThreadsCallingAtOnceOnStreamsOfTheirOwn) {
+  EGEMM_REQUIRE_GPU();
+  constexpr int threads = 4;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([t] {
+      try {
+        OwnedStream stream;
+        for_each_policy([&](auto tag) {
+          const index_t base = 96 + 61 * t;
+          test::check_device_gemm(tag, {t % 2 ? 'T' : 'N', 'N', base + 7, base + 40, base + 3, 1.0f, 0.25f * t, 1},
+                                  stream.get());
+        });
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "thread " << t << ": " << e.what();
+      }
+    });
+  for (std::thread& w : workers) w.join();
 }
 
 // The same through the small-problem fallback (cuBLAS SGEMM behind the checks).
