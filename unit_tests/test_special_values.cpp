@@ -81,6 +81,19 @@ TEST(SpecialValues, NanInCWithBetaZeroDoesNotLeakButDoesWithBetaNonZero) {
   for (float v : c.data) EXPECT_TRUE(std::isnan(v));
 }
 
+// alpha or beta Inf or NaN, every policy, as FP32 BLAS: NaN alpha makes every
+// entry NaN, alpha == 0 reads neither A nor B, beta == 0 never reads C.
+TEST(SpecialValues, InfAndNanAlphaAndBetaActAsInFp32Blas) {
+  for_each_policy([](auto tag) {
+    for (const test::SpecialScalars& s : test::special_scalar_cases())
+      test::check_special_scalars(policy_traits<decltype(tag)>::id, {'N', 'T', 23, 19, 31, s.alpha, s.beta, 1},
+                                  [&](const GemmArgs& g) {
+                                    gemm(tag, 'N', 'T', g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c,
+                                         g.ldc);
+                                  });
+  });
+}
+
 // Rows of A and columns of B at wildly different scales: per-row/column
 // power-of-two scaling keeps EmulatedFP32 within its FP32-level bound, where
 // FP16-range policies overflow or flush.

@@ -99,6 +99,17 @@ TYPED_TEST(CudaSpecialValues, InfAndNaNRowsAndColumns) {
     }
 }
 
+// alpha or beta Inf or NaN, as FP32 BLAS (the host test's cases), on the
+// device: the kernels' epilogue, the special-value pass and C's scaling alone.
+TYPED_TEST(CudaSpecialValues, InfAndNanAlphaAndBetaActAsInFp32Blas) {
+  EGEMM_REQUIRE_GPU();
+  for (const test::SpecialScalars& s : test::special_scalar_cases()) {
+    test::check_special_scalars(policy_traits<TypeParam>::id, {'T', 'N', 130, 67, 70, s.alpha, s.beta, 2},
+                                [&](const GemmArgs& g) { test::run_on_device(TypeParam{}, g, nullptr); });
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 // Rows of op(A) and columns of op(B) spread over 2^-60 .. 2^60: each is
 // scaled into FP16's range before the split (the fp16_scaled path), so the
 // relative accuracy holds for every entry.

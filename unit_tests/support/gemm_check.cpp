@@ -1,6 +1,7 @@
 #include "support/gemm_check.hpp"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 
@@ -52,5 +53,48 @@ double check_gemm(PolicyId policy, const GemmCase& c, const std::function<void(c
   return reference::compare(in.c.ptr(), in.c.ld, ref.data(), c.m, c.n).rel_frobenius;
 }
 
+
+const std::vector<SpecialScalars>& special_scalar_cases() {
+  constexpr float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  static const std::vector<SpecialScalars> cases = {{nan, 0.0f}, {inf, 0.0f},  {-inf, 0.5f}, {1.0f, nan},
+                                                    {1.0f, inf}, {inf, -inf}, {0.0f, nan},  {0.0f, -inf}};
+  return cases;
+}
+
+void check_special_scalars(PolicyId policy, const GemmCase& c, const std::function<void(const GemmArgs&)>& run) {
+  const std::uint64_t seed = fresh_seed();
+  std::ostringstream what;
+  what << policy_name(policy) << " " << c.trans_a << c.trans_b << " m=" << c.m << " n=" << c.n << " k=" << c.k
+       << " alpha=" << c.alpha << " beta=" << c.beta << " seed=" << seed;
+  SCOPED_TRACE(what.str());
+
+  GemmInputs in = make_inputs(c, seed);
+  const std::vector<float> c_before = in.c.data;
+  GemmArgs product = in.args;  // AB alone, and its bound
+  product.alpha = 1.0f;
+  product.beta = 0.0f;
+  std::vector<double> ab(static_cast<std::size_t>(c.m * c.n));
+  reference::gemm_fp64(product, ab.data());
+  const std::vector<double> bound = error_bound(policy, product, c_before);
+  if (c.beta == 0.0f) poison(in.c);
+
+  run(in.args);
+
+  int reported = 0;
+  for (index_t j = 0; j < c.n; ++j)
+    for (index_t i = 0; i < c.m; ++i) {
+      const double p = ab[i + j * c.m];
+      if (std::fabs(p) <= 4.0 * bound[i + j * c.m]) continue;
+      const double scaled = c.alpha == 0.0f ? 0.0 : static_cast<double>(c.alpha) * p;
+      const double want = c.beta == 0.0f ? scaled : scaled + static_cast<double>(c.beta) * c_before[i + j * in.c.ld];
+      const float got = in.c(i, j);
+      const bool same = std::isnan(want) ? std::isnan(got)
+                        : std::isinf(want) ? static_cast<double>(got) == want
+                                           : std::isfinite(got);
+      if (!same && reported++ < 5)
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << got << ", FP32 BLAS gives " << want;
+    }
+  EXPECT_EQ(reported, 0) << reported << " entries in the wrong class";
+}
 
 }  // namespace egemm::test

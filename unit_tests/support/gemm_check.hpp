@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "egemm/gemm.hpp"
 #include "egemm/policy.hpp"
@@ -33,6 +34,17 @@ GemmInputs make_inputs(const GemmCase& c, std::uint64_t seed);
 // against the float64 reference: written, finite, within the bound.
 // Returns the relative Frobenius error.
 double check_gemm(PolicyId policy, const GemmCase& c, const std::function<void(const GemmArgs&)>& run);
+
+// alpha or beta Inf or NaN: every entry of C in the class (NaN, +Inf, -Inf,
+// finite) that FP32 BLAS gives it, alpha * AB + beta * C with beta == 0
+// never reading C, evaluated in float64. Entries whose AB lies within the
+// policy's bound of zero are skipped: the sign of alpha * AB may go either way
+// there. The scalars of interest per case, as (alpha, beta) pairs.
+struct SpecialScalars {
+  float alpha, beta;
+};
+const std::vector<SpecialScalars>& special_scalar_cases();
+void check_special_scalars(PolicyId policy, const GemmCase& c, const std::function<void(const GemmArgs&)>& run);
 
 // The host backend through the public raw-pointer API.
 template <class Policy>
