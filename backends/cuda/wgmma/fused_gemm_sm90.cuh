@@ -19,11 +19,22 @@
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/fused_gemm_kernel.cuh"
 #include "backends/cuda/smem_pipeline.hpp"
-#include "backends/cuda/wgmma/wgmma_sm90.hpp"
+#include "backends/cuda/sm90/wgmma.hpp"
 #include "backends/cuda/strip_epilogue.cuh"
 #include "egemm/policy.hpp"
 
 namespace egemm::cuda::sm90 {
+
+using hopper::fence_registers;
+using hopper::wgmma_commit;
+using hopper::wgmma_fence;
+using hopper::wgmma_m64n128k16_f16;
+using hopper::wgmma_wait;
+
+// The wgmma descriptor of a 128-byte-swizzled K-major tile smem_pipeline.hpp wrote.
+__device__ __forceinline__ std::uint64_t descriptor(const unsigned char* tile) {
+  return hopper::smem_descriptor_sw128(hopper::smem_u32(tile));
+}
 
 // The work decomposition as smem_pipeline.hpp expects it.
 struct WarpgroupTile {
@@ -91,28 +102,29 @@ __global__ void __launch_bounds__(WarpgroupTile::threads, 1) fused_gemm_sm90_ker
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // this thread's cp.async writes -> wgmma reads
     __syncthreads();  // k-tile kt is in shared memory
     const int stage = kt % Tile::stages;
-    const std::uint64_t a_hi = swizzled_tile_descriptor(Layout::a(smem, stage, 0) + a_offset);
-    const std::uint64_t a_lo = swizzled_tile_descriptor(Layout::a(smem, stage, 1) + a_offset);
-    const std::uint64_t b_hi = swizzled_tile_descriptor(Layout::b(smem, stage, 0));
-    const std::uint64_t b_lo = swizzled_tile_descriptor(Layout::b(smem, stage, 1));
+    const std::uint64_t a_hi = descriptor(Layout::a(smem, stage, 0) + a_offset);
+    const std::uint64_t a_lo = descriptor(Layout::a(smem, stage, 1) + a_offset);
+    const std::uint64_t b_hi = descriptor(Layout::b(smem, stage, 0));
+    const std::uint64_t b_lo = descriptor(Layout::b(smem, stage, 1));
 
-    fence_operands(step);
-    fence_operands(corr);
-    fence();
-    mma_m64n128k16<false>(step, a_hi, b_hi);
+    fence_registers(step);
+    fence_registers(corr);
+    wgmma_fence();
+    // k16 slice s starts 32 s bytes into each row: 2 s in the descriptors' 16-byte units.
+    wgmma_m64n128k16_f16(step, a_hi, b_hi, 0);
 #pragma unroll
-    for (int s = 1; s < Tile::row_bytes / 32; ++s) mma_m64n128k16<true>(step, advance_k16(a_hi, s), advance_k16(b_hi, s));
-    commit_group();
+    for (int s = 1; s < Tile::row_bytes / 32; ++s) wgmma_m64n128k16_f16(step, a_hi + 2 * s, b_hi + 2 * s, 1);
+    wgmma_commit();
 #pragma unroll
     for (int s = 0; s < Tile::row_bytes / 32; ++s) {
-      mma_m64n128k16<true>(corr, advance_k16(a_hi, s), advance_k16(b_lo, s));
-      mma_m64n128k16<true>(corr, advance_k16(a_lo, s), advance_k16(b_hi, s));
+      wgmma_m64n128k16_f16(corr, a_hi + 2 * s, b_lo + 2 * s, 1);
+      wgmma_m64n128k16_f16(corr, a_lo + 2 * s, b_hi + 2 * s, 1);
     }
-    commit_group();
+    wgmma_commit();
     // Groups complete in order: this leaves only k-tile kt's corrections in
     // flight, so hi*hi of kt and everything of kt - 1 are done.
-    wait_group<1>();
-    fence_operands(step);
+    wgmma_wait<1>();
+    fence_registers(step);
 #pragma unroll
     for (int i = 0; i < 64; ++i) main_acc[i] = __fadd_rn(main_acc[i], step[i]);
     // Both warpgroups are past k-tile kt - 1, so its stage can take k-tile
@@ -123,8 +135,8 @@ __global__ void __launch_bounds__(WarpgroupTile::threads, 1) fused_gemm_sm90_ker
       load_stage<Tile, 2>(smem, next % Tile::stages, a, b, ld, static_cast<index_t>(next) * Tile::row_bytes);
     sm80::cp_async_commit();
   }
-  wait_group<0>();
-  fence_operands(corr);
+  wgmma_wait<0>();
+  fence_registers(corr);
   sm80::cp_async_wait<0>();
 
   const int warp = lane_in_group / 32, lane = lane_in_group % 32;
