@@ -3,7 +3,7 @@
 // emulation of the EGEMM-TC paper ("cuBLAS-TC-Emulation": round-split on CUDA
 // cores, then lo*lo, lo*hi, hi*lo, hi*hi as four cublasGemmEx FP16 calls).
 //
-// Timing: CUDA events around each call (manual time), after warm-up calls;
+// Timing: CUDA events around each call (manual time), after a warm-up of at least 50 ms;
 // the inputs rotate over several buffer sets so the operands are not in L2
 // from the previous call. Errors: relative Frobenius norm against a float64
 // cublasDgemm reference on the same inputs, reduced on the GPU.
@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "support/presplit.hpp"
+#include "support/warm_up.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/path_selection.hpp"
 #include "egemm/policy.hpp"
@@ -40,7 +41,6 @@ void check(cublasStatus_t s, const char* what) {
 }
 
 constexpr int buffer_sets = 3;  // 3 x (A, B) at 8192^2: 1.5 GiB, far beyond the 50 MiB L2
-constexpr int warmup_calls = 2;
 
 // --- small kernels: inputs, the paper's split, the error reduction ----------------
 
@@ -214,8 +214,7 @@ void run_method(benchmark::State& state, const std::string& name, const Method& 
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
-  for (int w = 0; w < warmup_calls; ++w) method(p, w % buffer_sets);
-  check(cudaStreamSynchronize(p.stream), "sync");
+  egemm::perf::warm_up([&](int call) { method(p, call % buffer_sets); }, p.stream);
 
   std::vector<double> ms;
   int call = 0;

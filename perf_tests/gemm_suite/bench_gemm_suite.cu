@@ -5,8 +5,9 @@
 //
 // Names: <distribution>/<method>/<M>x<N>x<K>. Each benchmark first checks the
 // method's result (C poisoned with NaN, then error vs float64 and vs SGEMM),
-// then times `reps` runs with CUDA events over rotating input sets after two
-// warm-ups and reports the median as the iteration time (manual time).
+// then times `reps` runs with CUDA events over rotating input sets after a
+// warm-up of at least 50 ms (support/warm_up.hpp) and reports the median as
+// the iteration time (manual time).
 // Counters (what perf_tests/report.py reads): M, N, K, TFLOPs, rel_fro_err,
 // max_abs_err, max_err_vs_sgemm, nonfinite; the label is the method.
 #include <benchmark/benchmark.h>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "support/warm_up.hpp"
 #include "device_problem.hpp"
 #include "methods.hpp"
 
@@ -101,7 +103,7 @@ void run_case(benchmark::State& state, Case c, std::string method_name) {
   cudaEvent_t start, stop;
   BENCH_CUDA(cudaEventCreate(&start));
   BENCH_CUDA(cudaEventCreate(&stop));
-  for (int w = 0; w < 2; ++w) method.run(p, w % p.sets(), stream);
+  perf::warm_up([&](int call) { method.run(p, call % p.sets(), stream); }, stream);
   std::vector<float> ms(reps);
   for (int r = 0; r < reps; ++r) {
     BENCH_CUDA(cudaEventRecord(start, stream));
