@@ -46,8 +46,9 @@ class DeviceBuffer {
   void upload(const std::vector<T>& host) {
     cuda_ok(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
   }
-  void upload(const T* host, std::size_t count) {
-    cuda_ok(cudaMemcpy(ptr_, host, count * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  void upload(const T* host, std::size_t count) { upload_at(0, host, count); }
+  void upload_at(std::size_t first, const T* host, std::size_t count) {
+    cuda_ok(cudaMemcpy(ptr_ + first, host, count * sizeof(T), cudaMemcpyHostToDevice), "upload");
   }
   std::vector<T> download() const {
     std::vector<T> host(count_);

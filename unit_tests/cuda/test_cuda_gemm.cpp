@@ -1,11 +1,14 @@
 // The CUDA backend against the float64 reference and the host oracle, for
 // every policy: all transposes, odd sizes, padded leading dimensions,
-// alpha/beta, beta == 0 over a NaN-filled C, a non-default stream; and the
+// alpha/beta, beta == 0 over a NaN-filled C, a non-default stream, base
+// pointers off a 16-byte boundary; and the
 // memory-kind checks of both entry points.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "device_support.hpp"
 #include "support/typed_policies.hpp"
@@ -44,6 +47,47 @@ TYPED_TEST(CudaGemm, NonDefaultStream) {
   test::check_device_gemm(TypeParam{}, {'N', 'T', 150, 131, 97, 0.5f, 2.0f, 1}, stream);
   test::check_device_gemm(TypeParam{}, {'T', 'T', 129, 260, 64, 1.0f, 0.0f, 0}, stream);
   test::cuda_ok(cudaStreamDestroy(stream), "cudaStreamDestroy");
+}
+
+// Operands and C starting 1 or 3 floats past a 16-byte boundary, as a
+// sub-matrix of a larger one does: every kernel reads and writes the caller's
+// memory element by element (only 4-byte alignment may be assumed).
+TYPED_TEST(CudaGemm, BasePointersOffFromSixteenBytes) {
+  EGEMM_REQUIRE_GPU();
+  for (std::size_t offset : {std::size_t{1}, std::size_t{3}})
+    test::check_gemm(policy_traits<TypeParam>::id, {'T', 'N', 131, 70, 97, 1.0f, 0.5f, 1}, [&](const GemmArgs& g) {
+      test::DeviceBuffer<float> a(test::a_elems(g) + offset), b(test::b_elems(g) + offset), c(test::c_elems(g) + offset);
+      a.upload_at(offset, g.a, test::a_elems(g));
+      b.upload_at(offset, g.b, test::b_elems(g));
+      c.upload_at(offset, g.c, test::c_elems(g));
+      gemm(TypeParam{}, test::op_char(g.trans_a), test::op_char(g.trans_b), g.m, g.n, g.k, g.alpha, a.get() + offset, g.lda,
+           b.get() + offset, g.ldb, g.beta, c.get() + offset, g.ldc, nullptr);
+      test::cuda_ok(cudaMemcpy(g.c, c.get() + offset, test::c_elems(g) * sizeof(float), cudaMemcpyDeviceToHost), "C");
+    });
+}
+
+// k == 0 (A and B null) or alpha == 0 (A and B full of NaN): C = beta C,
+// neither operand read; beta == 0 sets C to zero without reading its NaN.
+TYPED_TEST(CudaGemm, KZeroOrAlphaZeroScalesCWithoutReadingAOrB) {
+  EGEMM_REQUIRE_GPU();
+  const index_t m = 37, n = 19, k = 23;
+  const test::Matrix c0 = test::random_matrix(m, n, test::fresh_seed());
+  test::DeviceBuffer<float> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)), c(c0.data);
+  test::cuda_ok(cudaMemset(a.get(), 0xff, a.size() * sizeof(float)), "NaN A");
+  test::cuda_ok(cudaMemset(b.get(), 0xff, b.size() * sizeof(float)), "NaN B");
+  for (float beta : {2.0f, 0.0f})
+    for (bool zero_depth : {true, false}) {
+      SCOPED_TRACE(std::string(zero_depth ? "k == 0" : "alpha == 0") + ", beta " + std::to_string(beta));
+      c.upload(beta == 0.0f ? std::vector<float>(c0.data.size(), test::poison_value()) : c0.data);
+      if (zero_depth)
+        gemm(TypeParam{}, 'N', 'N', m, n, 0, 1.0f, nullptr, m, nullptr, 1, beta, c.get(), m, nullptr);
+      else
+        gemm(TypeParam{}, 'N', 'N', m, n, k, 0.0f, a.get(), m, b.get(), k, beta, c.get(), m, nullptr);
+      const std::vector<float> out = c.download();
+      int wrong = 0;
+      for (std::size_t i = 0; i < out.size(); ++i) wrong += out[i] != beta * c0.data[i];
+      EXPECT_EQ(wrong, 0) << "entries not equal to beta * C";
+    }
 }
 
 // The workspace pool keeps its memory between calls; handing it back must not

@@ -71,16 +71,17 @@ TEST_F(KokkosGemm, NativeFP32IsTheStockGemm) {
 }
 
 TEST_F(KokkosGemm, SubviewsWithAUnitStrideAreUsedInPlace) {
-  // Columns 3..32 of a bigger LayoutLeft matrix: a LayoutStride View with ld 64.
+  // Rows 1..50, columns 3..32 of a bigger LayoutLeft matrix: a LayoutStride
+  // View with ld 64 whose first element is 4 bytes past a 16-byte boundary.
   TestView<Kokkos::LayoutLeft> big(64, 40, test::fresh_seed()), B(30, 10, test::fresh_seed()), C(50, 10, 1);
-  auto A = Kokkos::subview(big.view, Kokkos::make_pair(0, 50), Kokkos::make_pair(3, 33));
+  auto A = Kokkos::subview(big.view, Kokkos::make_pair(1, 51), Kokkos::make_pair(3, 33));
   Kokkos::View<float**, Kokkos::LayoutStride, Space> A_strided = A;
   KokkosBlas::gemm(Space{}, EmulatedFP32{}, "N", "N", 1.0f, A_strided, B.view, 0.0f, C.view);
   const test::Matrix out = C.read_back();
   for (int j = 0; j < 10; ++j)
     for (int i = 0; i < 50; ++i) {
       double s = 0;
-      for (int p = 0; p < 30; ++p) s += static_cast<double>(big.host(i, p + 3)) * B.host(p, j);
+      for (int p = 0; p < 30; ++p) s += static_cast<double>(big.host(i + 1, p + 3)) * B.host(p, j);
       EXPECT_NEAR(out(i, j), s, 1e-5) << i << "," << j;
     }
 }
