@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <cstring>
 #include <tuple>
 #include <vector>
 
@@ -88,6 +89,29 @@ TYPED_TEST(CudaGemm, KZeroOrAlphaZeroScalesCWithoutReadingAOrB) {
       for (std::size_t i = 0; i < out.size(); ++i) wrong += out[i] != beta * c0.data[i];
       EXPECT_EQ(wrong, 0) << "entries not equal to beta * C";
     }
+}
+
+// The same inputs give the same bits, call after call, on the default stream
+// and on another: every kernel sums in a fixed order (the split's statistics
+// are atomic maxima and flags, whose result does not depend on the order).
+TYPED_TEST(CudaGemm, RepeatsBitForBit) {
+  EGEMM_REQUIRE_GPU();
+  const index_t m = 1100, n = 900, k = 1300;
+  const test::Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(k, n, test::fresh_seed());
+  test::DeviceBuffer<float> da(a.data), db(b.data), dc(static_cast<std::size_t>(m * n));
+  cudaStream_t other = nullptr;
+  test::cuda_ok(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), "cudaStreamCreate");
+  std::vector<std::vector<float>> results;
+  for (cudaStream_t stream : {cudaStream_t{nullptr}, other, cudaStream_t{nullptr}}) {
+    test::cuda_ok(cudaMemset(dc.get(), 0xff, dc.size() * sizeof(float)), "poison C");
+    gemm(TypeParam{}, 'N', 'N', m, n, k, 1.0f, da.get(), m, db.get(), k, 0.0f, dc.get(), m, stream);
+    test::cuda_ok(cudaStreamSynchronize(stream), "sync");
+    results.push_back(dc.download());
+  }
+  test::cuda_ok(cudaStreamDestroy(other), "cudaStreamDestroy");
+  for (std::size_t r = 1; r < results.size(); ++r)
+    EXPECT_EQ(std::memcmp(results[r].data(), results[0].data(), results[0].size() * sizeof(float)), 0)
+        << "call " << r << " differs from call 0";
 }
 
 // The workspace pool keeps its memory between calls; handing it back must not
