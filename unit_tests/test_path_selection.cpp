@@ -52,6 +52,10 @@ TEST(PathSelection, RowRangesDecideThePath) {
   EXPECT_TRUE(fits_fp16_scaled({}));                          // an all-zero row
   EXPECT_TRUE(fits_tf32({numerics::tf32_max_finite, 1.0f}));
   EXPECT_FALSE(fits_tf32({std::numeric_limits<float>::max(), 1.0f}));
+  EXPECT_TRUE(fits_tf32({0x1p-112f, 0x1p-140f}));  // tiny elements under a large enough maximum
+  EXPECT_FALSE(fits_tf32({0x1p-113f, 0x1p-113f}));  // a row below 2^-112: TF32's pieces would lose bits
+  EXPECT_FALSE(fits_tf32({0x1p-130f, 0x1p-140f}));  // FP32 subnormals
+  EXPECT_TRUE(fits_tf32({}));                       // an all-zero row
 }
 
 struct PathCase {
@@ -148,6 +152,16 @@ TEST(PathSelection, MagnitudesBeyondTf32TakeNativeFp32) {
   EXPECT_EQ(path_of(c), EmulationPath::fp16_scaled);  // scaling covers it while the rows are narrow
   c.a(0, 0) = 1e-20f;
   c.a(1, 0) = 1e-20f;  // and two wide rows, so FP16 is out too
+  EXPECT_EQ(path_of(c), EmulationPath::native_fp32);
+}
+
+TEST(PathSelection, RowsOfSubnormalsTakeNativeFp32WhereTheFp16PathIsOut) {
+  PathCase c = uniform_case();
+  for (index_t p = 0; p < c.a.cols; ++p) c.a(4, p) = std::ldexp(c.a(4, p), -130);  // row 4: FP32 subnormals
+  EXPECT_EQ(path_of(c), EmulationPath::fp16_scaled);  // scaled by 2^144, exactly: the FP16 path holds it
+  (void)emulated_within_bound(c);
+  c.a(0, 0) = 1e-20f;
+  c.a(1, 0) = 1e-20f;  // two wide rows: FP16 is out, and TF32 would hold row 4 to ~10 bits
   EXPECT_EQ(path_of(c), EmulationPath::native_fp32);
 }
 

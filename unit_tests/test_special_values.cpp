@@ -118,6 +118,15 @@ TEST(WideExponents, EmulatedFP32KeepsItsBoundAcrossFp32Range) {
   EXPECT_FALSE(std::isfinite(c_rs4(0, 0)));
 }
 
+// FP32's subnormals (support/gemm_check.hpp): the scaled FP16 path lifts
+// them exactly; with wide rows too, native FP32 rather than TF32 pieces.
+TEST(WideExponents, SubnormalRowsAreAsAccurateAsInFp32) {
+  for (bool with_wide_rows : {false, true})
+    test::check_subnormal_rows(with_wide_rows, [](const GemmArgs& g) {
+      gemm(EmulatedFP32{}, 'N', 'N', g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc);
+    });
+}
+
 // Results close to FLT_MAX stay finite where FP32 gemm's do: the scaling is
 // undone once, on the final sum, so no intermediate can overflow earlier.
 TEST(WideExponents, ResultsNearFltMaxDoNotOverflow) {

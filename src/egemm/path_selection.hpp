@@ -14,8 +14,10 @@
 // data (1 in 33 million values of the kMeans case study), and used to send
 // the whole call to the 2x slower TF32 path. Beyond 1/64 of the rows (or
 // columns) wide, the call takes the TF32 path (FP32's exponent range in every
-// piece, half the tensor-core rate of FP16); beyond TF32's largest finite
-// value (within 2^-11 of FLT_MAX) as well, native FP32. The rule never trades
+// piece, half the tensor-core rate of FP16); where a row also lies beyond
+// TF32's largest finite value (within 2^-11 of FLT_MAX) or entirely below
+// 2^-112 (FP32 subnormals, which TF32 pieces hold to ~10 bits; the scaled
+// FP16 path lifts such rows exactly), native FP32. The rule never trades
 // accuracy for speed: every path it picks is at least as accurate as FP32 SIMT.
 #pragma once
 
@@ -47,7 +49,12 @@ struct RowRange {
 EGEMM_INLINE bool fits_fp16_scaled(RowRange r) {
   return numerics::exponent_holds_row(numerics::range_exponent(r.max_abs), r.max_abs, r.min_abs_nonzero);
 }
-EGEMM_INLINE bool fits_tf32(RowRange r) { return r.max_abs <= numerics::tf32_max_finite; }
+// TF32 pieces hold the row as FP32 does: its largest magnitude is within
+// TF32's range and not so small that the pieces fall to TF32's coarse
+// subnormal grid (numerics::tf32_min_full_precision; an all-zero row fits).
+EGEMM_INLINE bool fits_tf32(RowRange r) {
+  return r.max_abs <= numerics::tf32_max_finite && !(r.max_abs > 0.0f && r.max_abs < numerics::tf32_min_full_precision);
+}
 
 // Per-operand verdicts, reduced over all rows (columns).
 struct OperandRangeVerdict {

@@ -219,6 +219,15 @@ TEST(CudaEmulatedFP32, ManyWideRowsAndColumnsSpreadOverTheFixupBlocks) {
 }
 
 // A magnitude beyond TF32's largest finite value: the plain FP32 path.
+// FP32's subnormals on the device (the host test's case): the scaled FP16
+// path lifts them exactly; with wide rows too, the device's path choice
+// takes native FP32 rather than TF32 pieces.
+TEST(CudaEmulatedFP32, SubnormalRowsAreAsAccurateAsInFp32) {
+  EGEMM_REQUIRE_GPU();
+  for (bool with_wide_rows : {false, true})
+    test::check_subnormal_rows(with_wide_rows, [](const GemmArgs& g) { test::run_on_device(EmulatedFP32{}, g, nullptr); });
+}
+
 TEST(CudaEmulatedFP32, HugeMagnitudesTakeTheNativePath) {
   EGEMM_REQUIRE_GPU();
   const index_t m = 40, n = 33, k = 70;

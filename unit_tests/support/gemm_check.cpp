@@ -97,4 +97,38 @@ void check_special_scalars(PolicyId policy, const GemmCase& c, const std::functi
   EXPECT_EQ(reported, 0) << reported << " entries in the wrong class";
 }
 
+void check_subnormal_rows(bool with_wide_rows, const std::function<void(const GemmArgs&)>& run) {
+  const index_t m = 24, n = 9, k = 40;
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed << (with_wide_rows ? ", with wide rows" : ""));
+  Matrix a = random_matrix(m, k, seed), b = random_matrix(k, n, seed + 1), c(m, n);
+  for (index_t i = 0; i < m; i += 2)  // even rows: all subnormal, 2^-127 .. 2^-138
+    for (index_t p = 0; p < k; ++p) a(i, p) = std::ldexp(a(i, p), -127 - static_cast<int>(i % 12));
+  a(2, 5) = 0x1p-149f;  // the smallest subnormal
+  if (with_wide_rows)  // rows 1 and 3: normal and subnormal mixed (more than the one the FP16 path recomputes)
+    for (index_t p = 0; p < k; p += 3) a(1, p) = std::ldexp(a(1, p), -140), a(3, p) = std::ldexp(a(3, p), -135);
+  poison(c);
+  const GemmArgs g = make_gemm_args("test", 'N', 'N', m, n, k, 1.0f, a.ptr(), a.ld, b.ptr(), b.ld, 0.0f, c.ptr(), c.ld);
+  std::vector<double> ref(static_cast<std::size_t>(m * n));
+  reference::gemm_fp64(g, ref.data());
+  const std::vector<double> bound = error_bound(PolicyId::emulated_fp32, g, std::vector<float>(c.data.size(), 0.0f));
+  run(g);
+  int subnormal_results = 0, reported = 0;
+  for (index_t j = 0; j < n; ++j)
+    for (index_t i = 0; i < m; ++i) {
+      const double r = ref[i + j * m], err = std::fabs(c(i, j) - r);
+      bool ok = err <= bound[i + j * m] + static_cast<double>(k + 1) * 0x1p-150;
+      if (std::fabs(r) < 0x1p-126) {
+        ++subnormal_results;
+        float fp32 = 0.0f;
+        for (index_t p = 0; p < k; ++p) fp32 = std::fmaf(a(i, p), b(p, j), fp32);
+        ok = ok && err <= std::fabs(fp32 - r) + 0x1p-140;
+      }
+      if (!ok && reported++ < 5)
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << c(i, j) << ", float64 " << r << ", error " << err;
+    }
+  EXPECT_EQ(reported, 0) << reported << " entries less accurate than FP32";
+  EXPECT_GT(subnormal_results, n * m / 4) << "the even rows' results should be subnormal";
+}
+
 }  // namespace egemm::test

@@ -46,6 +46,16 @@ struct SpecialScalars {
 const std::vector<SpecialScalars>& special_scalar_cases();
 void check_special_scalars(PolicyId policy, const GemmCase& c, const std::function<void(const GemmArgs&)>& run);
 
+// EmulatedFP32 on rows of A entirely below 2^-126 (FP32 subnormals, down to
+// 2^-149), alone (the scaled FP16 path lifts them into range exactly, the
+// result rounded once on the way back) or with two rows mixing them with
+// normal values (wide: FP16 is out, and TF32 pieces would hold the subnormal
+// rows to ~10 bits, so the call runs native FP32). Either way every entry is
+// within the bound plus FP32's rounding on the subnormal grid (2^-150 per
+// add) of float64, and a subnormal result no further from it than a k-order
+// FP32 dot product (within 2^-140: the TF32 pieces had been ~2^-136 off).
+void check_subnormal_rows(bool with_wide_rows, const std::function<void(const GemmArgs&)>& run);
+
 // The host backend through the public raw-pointer API.
 template <class Policy>
 double check_host_gemm(Policy, const GemmCase& c) {

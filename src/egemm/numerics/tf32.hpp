@@ -13,6 +13,13 @@
 namespace egemm::numerics {
 
 inline constexpr float tf32_max_finite = 0x1.ffcp127f;  // larger magnitudes round to Inf
+// Below 2^-126 TF32 keeps FP32's subnormal grid cut to its 10 stored bits:
+// spacing 2^-136, where FP32 gemm rounds each product to 2^-149. A row whose
+// largest magnitude is at least 2^-112 keeps its small piece's bits above
+// 2^-123, and its tiny elements' error (under 2^-137) stays under 2^-24 of
+// that largest magnitude, FP32's own normwise error; below 2^-112 the pieces
+// lose bits FP32 keeps (a row of FP32 subnormals would be held to ~10 bits).
+inline constexpr float tf32_min_full_precision = 0x1p-112f;
 
 EGEMM_INLINE float round_to_tf32(float x) {
   const std::uint32_t u = float_bits(x);
