@@ -39,6 +39,14 @@ TYPED_TEST(HostGemm, AlphaBetaCombinations) {
     for (float beta : {0.0f, 1.0f, -2.5f}) test::check_host_gemm(TypeParam{}, {'N', 'T', 19, 23, 40, alpha, beta, 1});
 }
 
+// Random extents (zero included), transposes, paddings, alpha and beta.
+TYPED_TEST(HostGemm, RandomCases) {
+  for (const test::GemmCase& c : test::random_cases(60, 70)) {
+    test::check_host_gemm(TypeParam{}, c);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 TYPED_TEST(HostGemm, Size512Runs) { test::check_host_gemm(TypeParam{}, {'T', 'N', 512, 512, 512, 1.0f, 0.5f, 0}); }
 
 }  // namespace

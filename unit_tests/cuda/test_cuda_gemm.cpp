@@ -35,6 +35,16 @@ TYPED_TEST(CudaGemm, AllTransposesSizesPaddedLeadingDimensions) {
       }
 }
 
+// Random extents (zero included), transposes, paddings, alpha and beta, on
+// the default stream: against float64 and the host oracle.
+TYPED_TEST(CudaGemm, RandomCases) {
+  EGEMM_REQUIRE_GPU();
+  for (const test::GemmCase& c : test::random_cases(40, 300)) {
+    test::check_device_gemm(TypeParam{}, c);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 TYPED_TEST(CudaGemm, AlphaBeta) {
   EGEMM_REQUIRE_GPU();
   for (float alpha : {1.0f, -0.75f, 3.0f})

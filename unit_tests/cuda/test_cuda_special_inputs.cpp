@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <vector>
@@ -219,6 +220,62 @@ TEST(CudaEmulatedFP32, ManyWideRowsAndColumnsSpreadOverTheFixupBlocks) {
 }
 
 // A magnitude beyond TF32's largest finite value: the plain FP32 path.
+// Random shapes, transposes, alpha and beta, with whatever mixes the path
+// choice has to sort out: rows of op(A) and columns of op(B) scaled by
+// 2^-50..2^50, a few wide rows or columns (a tiny element among O(1) ones:
+// none, a recomputed one, or enough to rule the FP16 path out), and Inf or
+// NaN in a row or column. Whatever path EmulatedFP32 takes, special entries
+// are FP32's and the rest within the bound of that path.
+TEST(CudaEmulatedFP32, RandomMixedInputs) {
+  EGEMM_REQUIRE_GPU();
+  constexpr float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  constexpr float alphas[] = {1.0f, -0.75f, 2.5f}, betas[] = {0.0f, 1.0f, -0.5f};
+  const std::uint64_t seed = test::fresh_seed();
+  std::mt19937_64 gen(seed);
+  std::uniform_int_distribution<index_t> extent(1, 200);
+  // Up to 2^+-25 per scaling: a row or column may be picked twice, and the
+  // products must stay below FLT_MAX (2^100 x k < 2^128), as FP32's would.
+  std::uniform_int_distribution<int> coin(0, 1), pick(0, 2), scale(-25, 25);
+  int paths[3] = {0, 0, 0};  // by EmulationPath
+  for (int round = 0; round < 18; ++round) {
+    const index_t m = extent(gen), n = extent(gen), k = extent(gen);
+    const char ta = coin(gen) ? 'N' : 'T', tb = coin(gen) ? 'N' : 'T';
+    const float alpha = alphas[pick(gen)], beta = betas[pick(gen)];
+    SCOPED_TRACE(::testing::Message() << "seed " << seed << " round " << round << " " << ta << tb << " m=" << m
+                                      << " n=" << n << " k=" << k << " alpha=" << alpha << " beta=" << beta);
+    Matrix a = ta == 'N' ? test::random_matrix(m, k, gen()) : test::random_matrix(k, m, gen());
+    Matrix b = tb == 'N' ? test::random_matrix(k, n, gen()) : test::random_matrix(n, k, gen());
+    Matrix c = test::random_matrix(m, n, gen());
+    auto at_a = [&](index_t i, index_t p) -> float& { return ta == 'N' ? a(i, p) : a(p, i); };
+    auto at_b = [&](index_t p, index_t j) -> float& { return tb == 'N' ? b(p, j) : b(j, p); };
+    std::uniform_int_distribution<index_t> row(0, m - 1), col(0, n - 1), depth(0, k - 1);
+    for (int r = 0; r < 3; ++r) {  // rows and columns at scales far outside FP16's range
+      const index_t i = row(gen), j = col(gen);
+      const int ei = scale(gen), ej = scale(gen);
+      for (index_t p = 0; p < k; ++p) at_a(i, p) = std::ldexp(at_a(i, p), ei), at_b(p, j) = std::ldexp(at_b(p, j), ej);
+    }
+    const int wide = round % 3 == 0 ? 0 : round % 3 == 1 ? 1 : 3;  // rows of op(A) with a tiny element
+    for (int w = 0; w < wide && k > 1; ++w) at_a(w * (m - 1) / 3, depth(gen)) *= 0x1p-40f;
+    std::vector<bool> rows(static_cast<std::size_t>(m), false), cols(static_cast<std::size_t>(n), false);
+    if (coin(gen)) {
+      const index_t i = row(gen);
+      at_a(i, depth(gen)) = coin(gen) ? inf : nan;
+      rows[i] = true;
+    }
+    if (coin(gen)) {
+      const index_t j = col(gen);
+      at_b(depth(gen), j) = coin(gen) ? -inf : nan;
+      cols[j] = true;
+    }
+    ++paths[static_cast<int>(emulated_fp32_path(ta, tb, m, n, k, a.ptr(), a.ld, b.ptr(), b.ld))];
+    check_with_specials(EmulatedFP32{}, a, b, c, ta, tb, m, n, k, alpha, beta, rows, cols);
+    if (::testing::Test::HasFailure()) return;
+  }
+  std::printf("paths taken: fp16_scaled %d, tf32_full_range %d, native_fp32 %d\n", paths[0], paths[1], paths[2]);
+  EXPECT_GT(paths[0], 0);
+  EXPECT_GT(paths[1], 0);
+}
+
 // FP32's subnormals on the device (the host test's case): the scaled FP16
 // path lifts them exactly; with wide rows too, the device's path choice
 // takes native FP32 rather than TF32 pieces.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <sstream>
 
 
@@ -129,6 +130,18 @@ void check_subnormal_rows(bool with_wide_rows, const std::function<void(const Ge
     }
   EXPECT_EQ(reported, 0) << reported << " entries less accurate than FP32";
   EXPECT_GT(subnormal_results, n * m / 4) << "the even rows' results should be subnormal";
+}
+
+std::vector<GemmCase> random_cases(int count, index_t max_extent) {
+  std::mt19937_64 gen(fresh_seed());
+  std::uniform_int_distribution<index_t> extent(0, max_extent), pad(0, 3);
+  std::uniform_int_distribution<int> coin(0, 1), scalar(0, 3);
+  constexpr float scalars[] = {0.0f, 1.0f, -0.75f, 2.5f};
+  std::vector<GemmCase> cases;
+  for (int i = 0; i < count; ++i)
+    cases.push_back({coin(gen) ? 'N' : 'T', coin(gen) ? 'N' : 'T', extent(gen), extent(gen), extent(gen),
+                     scalars[scalar(gen)], scalars[scalar(gen)], pad(gen)});
+  return cases;
 }
 
 }  // namespace egemm::test

@@ -56,6 +56,11 @@ void check_special_scalars(PolicyId policy, const GemmCase& c, const std::functi
 // FP32 dot product (within 2^-140: the TF32 pieces had been ~2^-136 off).
 void check_subnormal_rows(bool with_wide_rows, const std::function<void(const GemmArgs&)>& run);
 
+// `count` random cases from a fresh seed: m, n, k in [0, max_extent] (zero
+// included), every transpose, padded leading dimensions, alpha and beta from
+// {0, 1, -0.75, 2.5} (beta == 0 poisons C), for the fuzz tests of both backends.
+std::vector<GemmCase> random_cases(int count, index_t max_extent);
+
 // The host backend through the public raw-pointer API.
 template <class Policy>
 double check_host_gemm(Policy, const GemmCase& c) {
