@@ -124,6 +124,32 @@ TYPED_TEST(CudaGemm, RepeatsBitForBit) {
         << "call " << r << " differs from call 0";
 }
 
+// Calls of a few recurring shapes reuse the pool's memory: after a first
+// round has grown it, further rounds take no more device memory (a workspace
+// that was not handed back would show here), and the handles stay put.
+TEST(CudaGemmWorkspace, RepeatedCallsTakeNoMoreMemory) {
+  EGEMM_REQUIRE_GPU();
+  const index_t sizes[] = {300, 700, 1100};
+  test::DeviceBuffer<float> a(test::random_matrix(1100, 1100, test::fresh_seed()).data),
+      b(test::random_matrix(1100, 1100, test::fresh_seed()).data), c(1100 * 1100);
+  auto round = [&] {
+    for (index_t n : sizes)
+      for_each_policy([&](auto tag) {
+        gemm(tag, 'N', 'T', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr);
+      });
+    test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  };
+  auto free_bytes = [] {
+    std::size_t free = 0, total = 0;
+    test::cuda_ok(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    return free;
+  };
+  round();
+  const std::size_t after_first = free_bytes();
+  for (int r = 0; r < 20; ++r) round();
+  EXPECT_EQ(free_bytes(), after_first) << "device memory taken by 20 more rounds of the same calls";
+}
+
 // The workspace pool keeps its memory between calls; handing it back must not
 // break the next call (which grows the pool again), even at a larger size.
 TEST(CudaGemmWorkspace, CallsStayCorrectAcrossAPoolRelease) {
