@@ -83,6 +83,19 @@ class ScopedEnv {
   std::string old_;
 };
 
+// A non-blocking stream of the current device for one scope.
+class OwnedStream {
+ public:
+  OwnedStream() { cuda_ok(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  ~OwnedStream() { (void)cudaStreamDestroy(stream_); }
+  OwnedStream(const OwnedStream&) = delete;
+  OwnedStream& operator=(const OwnedStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
 inline char op_char(Op op) { return op == Op::none ? 'N' : 'T'; }
 
 // Elements of A, B and C as stored (leading dimension times columns).

@@ -53,11 +53,9 @@ TYPED_TEST(CudaGemm, AlphaBeta) {
 
 TYPED_TEST(CudaGemm, NonDefaultStream) {
   EGEMM_REQUIRE_GPU();
-  cudaStream_t stream = nullptr;
-  test::cuda_ok(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  test::check_device_gemm(TypeParam{}, {'N', 'T', 150, 131, 97, 0.5f, 2.0f, 1}, stream);
-  test::check_device_gemm(TypeParam{}, {'T', 'T', 129, 260, 64, 1.0f, 0.0f, 0}, stream);
-  test::cuda_ok(cudaStreamDestroy(stream), "cudaStreamDestroy");
+  const test::OwnedStream stream;
+  test::check_device_gemm(TypeParam{}, {'N', 'T', 150, 131, 97, 0.5f, 2.0f, 1}, stream.get());
+  test::check_device_gemm(TypeParam{}, {'T', 'T', 129, 260, 64, 1.0f, 0.0f, 0}, stream.get());
 }
 
 // Operands and C starting 1 or 3 floats past a 16-byte boundary, as a
@@ -109,16 +107,14 @@ TYPED_TEST(CudaGemm, RepeatsBitForBit) {
   const index_t m = 1100, n = 900, k = 1300;
   const test::Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(k, n, test::fresh_seed());
   test::DeviceBuffer<float> da(a.data), db(b.data), dc(static_cast<std::size_t>(m * n));
-  cudaStream_t other = nullptr;
-  test::cuda_ok(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), "cudaStreamCreate");
+  const test::OwnedStream other;
   std::vector<std::vector<float>> results;
-  for (cudaStream_t stream : {cudaStream_t{nullptr}, other, cudaStream_t{nullptr}}) {
+  for (cudaStream_t stream : {cudaStream_t{nullptr}, other.get(), cudaStream_t{nullptr}}) {
     test::cuda_ok(cudaMemset(dc.get(), 0xff, dc.size() * sizeof(float)), "poison C");
     gemm(TypeParam{}, 'N', 'N', m, n, k, 1.0f, da.get(), m, db.get(), k, 0.0f, dc.get(), m, stream);
     test::cuda_ok(cudaStreamSynchronize(stream), "sync");
     results.push_back(dc.download());
   }
-  test::cuda_ok(cudaStreamDestroy(other), "cudaStreamDestroy");
   for (std::size_t r = 1; r < results.size(); ++r)
     EXPECT_EQ(std::memcmp(results[r].data(), results[0].data(), results[0].size() * sizeof(float)), 0)
         << "call " << r << " differs from call 0";

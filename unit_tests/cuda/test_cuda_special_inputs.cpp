@@ -20,8 +20,7 @@ using test::Matrix;
 
 // C(i, j) as FP32 gemm computes it in k order: what special-value entries must be.
 float fp32_entry(const GemmArgs& g, const std::vector<float>& c_before, index_t i, index_t j) {
-  float s = 0.0f;
-  for (index_t p = 0; p < g.k; ++p) s = std::fma(g.a[g.a_offset(i, p)], g.b[g.b_offset(p, j)], s);
+  const float s = test::fp32_sum(g, i, j);
   return g.beta == 0.0f ? g.alpha * s : std::fma(g.alpha, s, g.beta * c_before[g.c_offset(i, j)]);
 }
 

@@ -44,16 +44,6 @@ class StreamGate {
   std::atomic<bool> open_{false}, gave_up_{false};
 };
 
-class OwnedStream {
- public:
-  OwnedStream() { test::cuda_ok(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate"); }
-  ~OwnedStream() { (void)cudaStreamDestroy(stream_); }
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
 // Device copies of a case's operands (every call of the case has the same
 // extents and leading dimensions, whatever the values).
 struct DeviceOperands {
@@ -79,7 +69,7 @@ GemmArgs shape_of(const test::GemmCase& gc) { return test::make_inputs(gc, 1).ar
 
 template <class Policy>
 void returns_while_the_stream_is_held(const test::GemmCase& gc) {
-  OwnedStream stream;
+  test::OwnedStream stream;
   // The first call on a device creates handles and pools, which may wait for
   // the device; what is promised is the steady state.
   test::check_device_gemm(Policy{}, gc, stream.get());
@@ -98,7 +88,7 @@ void returns_while_the_stream_is_held(const test::GemmCase& gc) {
 
 template <class Policy>
 void capture_and_replay(const test::GemmCase& gc) {
-  OwnedStream stream;
+  test::OwnedStream stream;
   const GemmArgs shape = shape_of(gc);
   DeviceOperands d(shape);
   cudaGraph_t graph = nullptr;
@@ -174,7 +164,7 @@ TEST(CudaStreamSemantics, ThreadsCallingAtOnceOnStreamsOfTheirOwn) {
   for (int t = 0; t < threads; ++t)
     workers.emplace_back([t] {
       try {
-        OwnedStream stream;
+        test::OwnedStream stream;
         for_each_policy([&](auto tag) {
           const index_t base = 96 + 61 * t;
           test::check_device_gemm(tag, {t % 2 ? 'T' : 'N', 'N', base + 7, base + 40, base + 3, 1.0f, 0.25f * t, 1},

@@ -35,6 +35,9 @@ GemmInputs make_inputs(const GemmCase& c, std::uint64_t seed);
 // Returns the relative Frobenius error.
 double check_gemm(PolicyId policy, const GemmCase& c, const std::function<void(const GemmArgs&)>& run);
 
+// op(A)(i, :) op(B)(:, j) as FP32 gemm sums it: fused multiply-adds in k order.
+float fp32_sum(const GemmArgs& g, index_t i, index_t j);
+
 // alpha or beta Inf or NaN: every entry of C in the class (NaN, +Inf, -Inf,
 // finite) that FP32 BLAS gives it, alpha * AB + beta * C with beta == 0
 // never reading C, evaluated in float64. Entries whose AB lies within the
