@@ -47,6 +47,32 @@ Span span_of(const float* p, index_t rows, index_t cols, index_t ld) {
 }
 bool overlaps(Span x, Span y) { return x.first < y.last && y.first < x.last; }
 
+// floor(a / b) for b > 0.
+std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// Whether two column-major matrices share an element. Apart in memory, they
+// cannot; when their spans interleave (blocks of one matrix, as in the
+// trailing update A22 -= A21 A12 of a blocked factorisation), column by
+// column: each column of y is one contiguous run, and it can meet only the
+// columns of x its ends fall into. The walk runs only when the spans
+// interleave, never for separate allocations.
+bool share_an_element(const float* x, index_t x_rows, index_t x_cols, index_t ldx, const float* y, index_t y_rows,
+                      index_t y_cols, index_t ldy) {
+  if (!overlaps(span_of(x, x_rows, x_cols, ldx), span_of(y, y_rows, y_cols, ldy))) return false;
+  const auto xb = reinterpret_cast<std::uintptr_t>(x), yb = reinterpret_cast<std::uintptr_t>(y);
+  const std::int64_t bytes = yb >= xb ? static_cast<std::int64_t>(yb - xb) : -static_cast<std::int64_t>(xb - yb);
+  if (bytes % static_cast<std::int64_t>(sizeof(float)) != 0) return true;  // elements half on top of each other
+  const std::int64_t d = bytes / static_cast<std::int64_t>(sizeof(float));  // y's first element, in x's offsets
+  for (index_t j = 0; j < y_cols; ++j) {
+    const std::int64_t first = d + j * ldy, end = first + y_rows;  // y's column j: [first, end)
+    const std::int64_t c_lo = std::max<std::int64_t>(0, floor_div(first - x_rows + 1, ldx));
+    const std::int64_t c_hi = std::min<std::int64_t>(x_cols - 1, floor_div(end - 1, ldx));
+    for (std::int64_t c = c_lo; c <= c_hi; ++c)
+      if (c * ldx < end && first < c * ldx + x_rows) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 GemmArgs make_operand_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k,
@@ -79,9 +105,10 @@ GemmArgs make_gemm_args(const char* caller, char trans_a, char trans_b, index_t 
   if (m > 0 && n > 0 && k > 0) {
     const index_t a_rows = g.trans_a == Op::none ? m : k, a_cols = g.trans_a == Op::none ? k : m;
     const index_t b_rows = g.trans_b == Op::none ? k : n, b_cols = g.trans_b == Op::none ? n : k;
-    const Span cs = span_of(c, m, n, ldc);
-    if (overlaps(cs, span_of(a, a_rows, a_cols, lda))) fail(caller, "C overlaps A in memory; C must not alias an input");
-    if (overlaps(cs, span_of(b, b_rows, b_cols, ldb))) fail(caller, "C overlaps B in memory; C must not alias an input");
+    if (share_an_element(c, m, n, ldc, a, a_rows, a_cols, lda))
+      fail(caller, "C overlaps A in memory; C must not alias an input");
+    if (share_an_element(c, m, n, ldc, b, b_rows, b_cols, ldb))
+      fail(caller, "C overlaps B in memory; C must not alias an input");
   }
   g.alpha = alpha;
   g.beta = beta;

@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "egemm/gemm.hpp"
+#include "support/gemm_check.hpp"
 #include "support/matrices.hpp"
 
 namespace egemm {
@@ -48,9 +50,30 @@ TEST(Arguments, BadInputsThrowAndLeaveCUntouched) {
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, nullptr, 6, p.b.ptr(), 5, 0, p.c.ptr(), 6); }, "A is null");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, nullptr, 5, 0, p.c.ptr(), 6); }, "B is null");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, nullptr, 6); }, "C is null");
-  // C aliasing an input: C placed inside A's storage, and inside B's.
-  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 2, 2, 2, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.a.ptr() + 3, 6); }, "overlaps A");
+  // C sharing elements with an input: C one row down inside A's storage
+  // (A(1, 0) is C(0, 0)), and inside B's with another leading dimension;
+  // C on A's last element only.
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 2, 2, 2, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.a.ptr() + 1, 6); }, "overlaps A");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 2, 2, 2, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.b.ptr() + 1, 6); }, "overlaps B");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 2, 2, 2, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.a.ptr() + 7, 6); }, "overlaps A");
+}
+
+// Blocks of one matrix that share no element are separate operands, however
+// their address ranges interleave: the trailing update of a blocked
+// factorisation, A22 -= A21 A12, reads and writes one array (C = A22 lies
+// between A12's columns). Also A's rows 0..2 against C's rows 3..5 of the
+// same columns (ld 6).
+TEST(Arguments, DisjointBlocksOfOneMatrixAreAccepted) {
+  for_each_policy([&](auto tag) {
+    test::check_trailing_update(policy_traits<decltype(tag)>::id, [&](Matrix& m, index_t n, index_t b) {
+      gemm(tag, 'N', 'N', n - b, n - b, b, -1.0f, m.ptr() + b, m.ld, m.ptr() + b * m.ld, m.ld, 1.0f,
+           m.ptr() + b + b * m.ld, m.ld);
+    });
+  });
+  Matrix a(6, 4);
+  for (float& v : a.data) v = 1.0f;
+  Matrix b2 = test::random_matrix(2, 2, test::fresh_seed());
+  EXPECT_NO_THROW(gemm(NativeFP32{}, 'N', 'N', 3, 2, 2, 1, a.ptr(), 6, b2.ptr(), 2, 0, a.ptr() + 3, 6));
 }
 
 TEST(Arguments, LowerCaseAndConjugateTransposesAreAccepted) {

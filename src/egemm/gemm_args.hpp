@@ -56,7 +56,8 @@ struct GemmArgs {
 // the first bad one. `caller` prefixes the message ("egemm::gemm", ...).
 // Rules: transposes in {N,n,T,t,C,c}; m, n, k >= 0; lda >= max(1, rows of A
 // as stored), likewise ldb, ldc >= max(1, m); an operand with a nonzero
-// extent must not be null; C must not overlap A or B.
+// extent must not be null; C must not share an element with A or B (blocks
+// of one matrix whose address ranges interleave are fine when disjoint).
 GemmArgs make_gemm_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha,
                         const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc);
 

@@ -75,6 +75,18 @@ TYPED_TEST(CudaGemm, BasePointersOffFromSixteenBytes) {
     });
 }
 
+// The trailing update of a blocked factorisation in device memory:
+// A22 -= A21 A12 inside one matrix (support/gemm_check.hpp).
+TYPED_TEST(CudaGemm, DisjointBlocksOfOneMatrix) {
+  EGEMM_REQUIRE_GPU();
+  test::check_trailing_update(policy_traits<TypeParam>::id, [](test::Matrix& m, index_t n, index_t b) {
+    test::DeviceBuffer<float> d(m.data);
+    gemm(TypeParam{}, 'N', 'N', n - b, n - b, b, -1.0f, d.get() + b, m.ld, d.get() + b * m.ld, m.ld, 1.0f,
+         d.get() + b + b * m.ld, m.ld, nullptr);
+    m.data = d.download();
+  });
+}
+
 // k == 0 (A and B null) or alpha == 0 (A and B full of NaN): C = beta C,
 // neither operand read; beta == 0 sets C to zero without reading its NaN.
 TYPED_TEST(CudaGemm, KZeroOrAlphaZeroScalesCWithoutReadingAOrB) {

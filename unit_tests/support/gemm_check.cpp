@@ -148,4 +148,32 @@ std::vector<GemmCase> random_cases(int count, index_t max_extent) {
   return cases;
 }
 
+void check_trailing_update(PolicyId policy, const std::function<void(Matrix& m, index_t n, index_t b)>& update) {
+  const index_t n = 40, b = 12, ld = n + 1;
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE(::testing::Message() << policy_name(policy) << " trailing update, seed " << seed);
+  Matrix m = random_matrix(n, n, seed, ld);
+  const Matrix before = m;
+  ASSERT_NO_THROW(update(m, n, b));
+  // The same product on the untouched copy: the float64 reference and the policy's bound.
+  float* const c0 = const_cast<float*>(before.ptr()) + b + b * ld;
+  const GemmArgs g = make_gemm_args("test", 'N', 'N', n - b, n - b, b, -1.0f, before.ptr() + b, ld,
+                                    before.ptr() + b * ld, ld, 1.0f, c0, ld);
+  std::vector<double> ref(static_cast<std::size_t>((n - b) * (n - b)));
+  reference::gemm_fp64(g, ref.data());
+  const std::vector<double> bound = error_bound(policy, g, std::vector<float>(before.data.begin() + b + b * ld, before.data.end()));
+  int reported = 0;
+  for (index_t j = 0; j < n; ++j)
+    for (index_t i = 0; i < ld; ++i) {
+      const bool updated = i >= b && i < n && j >= b;
+      const std::size_t at = static_cast<std::size_t>((i - b) + (j - b) * (n - b));
+      const bool ok = updated ? std::fabs(m(i, j) - ref[at]) <= bound[at]
+                              : (m(i, j) == before(i, j) || (std::isnan(m(i, j)) && std::isnan(before(i, j))));
+      if (!ok && reported++ < 5)
+        ADD_FAILURE() << (updated ? "A22" : "an operand block") << " (" << i << "," << j << ") = " << m(i, j)
+                      << (updated ? ", float64 " + std::to_string(ref[at]) : ", was " + std::to_string(before(i, j)));
+    }
+  EXPECT_EQ(reported, 0);
+}
+
 }  // namespace egemm::test

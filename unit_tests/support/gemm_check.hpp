@@ -64,6 +64,12 @@ void check_subnormal_rows(bool with_wide_rows, const std::function<void(const Ge
 // {0, 1, -0.75, 2.5} (beta == 0 poisons C), for the fuzz tests of both backends.
 std::vector<GemmCase> random_cases(int count, index_t max_extent);
 
+// The trailing update of a blocked factorisation in one n x n matrix (ld n +
+// 1): A22 -= A21 A12 with blocks of b, whose address ranges interleave but
+// share no element. `update(m, n, b)` runs it on m's storage; then A22 must be
+// within the policy's bound of float64 and every other element unchanged.
+void check_trailing_update(PolicyId policy, const std::function<void(Matrix& m, index_t n, index_t b)>& update);
+
 // The host backend through the public raw-pointer API.
 template <class Policy>
 double check_host_gemm(Policy, const GemmCase& c) {
