@@ -50,12 +50,20 @@ bool overlaps(Span x, Span y) { return x.first < y.last && y.first < x.last; }
 // floor(a / b) for b > 0.
 std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
+// Whether rows [r0, r0 + rows) of columns [c0, c0 + cols) meet x's rows
+// [0, x_rows) of columns [0, x_cols) (one grid: the same leading dimension).
+bool rectangles_meet(std::int64_t r0, std::int64_t rows, std::int64_t c0, std::int64_t cols, index_t x_rows,
+                     index_t x_cols) {
+  return rows > 0 && r0 < x_rows && r0 + rows > 0 && c0 < x_cols && c0 + cols > 0;
+}
+
 // Whether two column-major matrices share an element. Apart in memory, they
-// cannot; when their spans interleave (blocks of one matrix, as in the
-// trailing update A22 -= A21 A12 of a blocked factorisation), column by
-// column: each column of y is one contiguous run, and it can meet only the
-// columns of x its ends fall into. The walk runs only when the spans
-// interleave, never for separate allocations.
+// cannot. When their spans interleave (blocks of one matrix, as in the
+// trailing update A22 -= A21 A12 of a blocked factorisation), y is placed in
+// x's grid: with one leading dimension, y is a rectangle of it (or two, where
+// its columns wrap past the leading dimension), so two interval tests decide;
+// with two leading dimensions, column by column (each column of y is one
+// contiguous run, and it can meet only the columns of x its ends fall into).
 bool share_an_element(const float* x, index_t x_rows, index_t x_cols, index_t ldx, const float* y, index_t y_rows,
                       index_t y_cols, index_t ldy) {
   if (!overlaps(span_of(x, x_rows, x_cols, ldx), span_of(y, y_rows, y_cols, ldy))) return false;
@@ -63,6 +71,12 @@ bool share_an_element(const float* x, index_t x_rows, index_t x_cols, index_t ld
   const std::int64_t bytes = yb >= xb ? static_cast<std::int64_t>(yb - xb) : -static_cast<std::int64_t>(xb - yb);
   if (bytes % static_cast<std::int64_t>(sizeof(float)) != 0) return true;  // elements half on top of each other
   const std::int64_t d = bytes / static_cast<std::int64_t>(sizeof(float));  // y's first element, in x's offsets
+  if (ldx == ldy) {
+    const std::int64_t c0 = floor_div(d, ldx), r0 = d - c0 * ldx;  // 0 <= r0 < ld
+    const std::int64_t in_column = std::min<std::int64_t>(y_rows, ldx - r0);  // the rest wraps into the next column
+    return rectangles_meet(r0, in_column, c0, y_cols, x_rows, x_cols) ||
+           rectangles_meet(0, y_rows - in_column, c0 + 1, y_cols, x_rows, x_cols);
+  }
   for (index_t j = 0; j < y_cols; ++j) {
     const std::int64_t first = d + j * ldy, end = first + y_rows;  // y's column j: [first, end)
     const std::int64_t c_lo = std::max<std::int64_t>(0, floor_div(first - x_rows + 1, ldx));

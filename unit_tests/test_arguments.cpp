@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "egemm/errors.hpp"
 #include "egemm/gemm.hpp"
 #include "support/gemm_check.hpp"
 #include "support/matrices.hpp"
@@ -63,6 +66,39 @@ TEST(Arguments, BadInputsThrowAndLeaveCUntouched) {
 // factorisation, A22 -= A21 A12, reads and writes one array (C = A22 lies
 // between A12's columns). Also A's rows 0..2 against C's rows 3..5 of the
 // same columns (ld 6).
+// The aliasing check against a brute-force one: random layouts of A and C in
+// one buffer (equal and unequal leading dimensions, both orders, wrapping
+// rows), refused exactly when some element of C is an element of A.
+TEST(Arguments, AliasingIsDecidedElementByElement) {
+  std::mt19937 gen(static_cast<unsigned>(test::fresh_seed()));
+  std::uniform_int_distribution<int> extent(1, 6), pad(0, 4), offset(0, 120), coin(0, 1);
+  std::vector<float> buffer(400, 1.0f), b(64, 1.0f);
+  int refused = 0, accepted = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const index_t m = extent(gen), n = extent(gen), k = extent(gen);
+    const index_t lda = m + pad(gen), ldc = coin(gen) ? lda : m + pad(gen);  // often one leading dimension
+    const index_t a_at = offset(gen), c_at = offset(gen);
+    std::set<index_t> a_elements;
+    for (index_t p = 0; p < k; ++p)
+      for (index_t i = 0; i < m; ++i) a_elements.insert(a_at + i + p * lda);
+    bool shared = false;
+    for (index_t j = 0; j < n && !shared; ++j)
+      for (index_t i = 0; i < m && !shared; ++i) shared = a_elements.count(c_at + i + j * ldc) > 0;
+    bool threw = false;
+    try {
+      (void)make_gemm_args("test", 'N', 'N', m, n, k, 1.0f, buffer.data() + a_at, lda, b.data(), k, 0.0f,
+                           buffer.data() + c_at, ldc);
+    } catch (const invalid_argument&) {
+      threw = true;
+    }
+    ASSERT_EQ(threw, shared) << "m=" << m << " n=" << n << " k=" << k << " lda=" << lda << " ldc=" << ldc
+                             << " A at " << a_at << ", C at " << c_at;
+    (threw ? refused : accepted)++;
+  }
+  EXPECT_GT(refused, 100);
+  EXPECT_GT(accepted, 100);
+}
+
 TEST(Arguments, DisjointBlocksOfOneMatrixAreAccepted) {
   for_each_policy([&](auto tag) {
     test::check_trailing_update(policy_traits<decltype(tag)>::id, [&](Matrix& m, index_t n, index_t b) {
