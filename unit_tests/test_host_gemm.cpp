@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <thread>
 #include <tuple>
+#include <vector>
 
 #include "egemm/gemm.hpp"
 #include "egemm/reference.hpp"
@@ -45,6 +47,21 @@ TYPED_TEST(HostGemm, RandomCases) {
     test::check_host_gemm(TypeParam{}, c);
     if (::testing::Test::HasFailure()) return;
   }
+}
+
+// Host threads calling the host fallback at once (each call runs its own
+// OpenMP team), each with its own shapes: no state is shared between calls.
+TEST(HostGemmThreads, ThreadsCallingAtOnce) {
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 4; ++t)
+    workers.emplace_back([t] {
+      for_each_policy([&](auto tag) {
+        const index_t base = 40 + 23 * t;
+        test::check_host_gemm(tag, {t % 2 ? 'T' : 'N', t / 2 ? 'T' : 'N', base + 5, base + 17, base + 2, 1.0f,
+                                    0.5f * t, static_cast<index_t>(t % 3)});
+      });
+    });
+  for (std::thread& w : workers) w.join();
 }
 
 TYPED_TEST(HostGemm, Size512Runs) { test::check_host_gemm(TypeParam{}, {'T', 'N', 512, 512, 512, 1.0f, 0.5f, 0}); }
