@@ -56,6 +56,8 @@ TYPED_TEST(CudaGemm, NonDefaultStream) {
   const test::OwnedStream stream;
   test::check_device_gemm(TypeParam{}, {'N', 'T', 150, 131, 97, 0.5f, 2.0f, 1}, stream.get());
   test::check_device_gemm(TypeParam{}, {'T', 'T', 129, 260, 64, 1.0f, 0.0f, 0}, stream.get());
+  // The per-thread default stream: a handle value, not a stream object.
+  test::check_device_gemm(TypeParam{}, {'N', 'N', 140, 70, 90, 1.0f, 0.5f, 1}, cudaStreamPerThread);
 }
 
 // Operands and C starting 1 or 3 floats past a 16-byte boundary, as a
