@@ -61,11 +61,6 @@ TEST(Arguments, BadInputsThrowAndLeaveCUntouched) {
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 2, 2, 2, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.a.ptr() + 7, 6); }, "overlaps A");
 }
 
-// Blocks of one matrix that share no element are separate operands, however
-// their address ranges interleave: the trailing update of a blocked
-// factorisation, A22 -= A21 A12, reads and writes one array (C = A22 lies
-// between A12's columns). Also A's rows 0..2 against C's rows 3..5 of the
-// same columns (ld 6).
 // The aliasing check against a brute-force one: random layouts of A and C in
 // one buffer (equal and unequal leading dimensions, both orders, wrapping
 // rows), refused exactly when some element of C is an element of A.
@@ -99,6 +94,11 @@ TEST(Arguments, AliasingIsDecidedElementByElement) {
   EXPECT_GT(accepted, 100);
 }
 
+// Blocks of one matrix that share no element are separate operands, however
+// their address ranges interleave: the trailing update of a blocked
+// factorisation, A22 -= A21 A12, reads and writes one array (C = A22 lies
+// between A12's columns). Also A's rows 0..2 against C's rows 3..5 of the
+// same columns (ld 6).
 TEST(Arguments, DisjointBlocksOfOneMatrixAreAccepted) {
   for_each_policy([&](auto tag) {
     test::check_trailing_update(policy_traits<decltype(tag)>::id, [&](Matrix& m, index_t n, index_t b) {

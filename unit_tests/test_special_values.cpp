@@ -87,10 +87,7 @@ TEST(SpecialValues, InfAndNanAlphaAndBetaActAsInFp32Blas) {
   for_each_policy([](auto tag) {
     for (const test::SpecialScalars& s : test::special_scalar_cases())
       test::check_special_scalars(policy_traits<decltype(tag)>::id, {'N', 'T', 23, 19, 31, s.alpha, s.beta, 1},
-                                  [&](const GemmArgs& g) {
-                                    gemm(tag, 'N', 'T', g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c,
-                                         g.ldc);
-                                  });
+                                  [&](const GemmArgs& g) { test::run_on_host(tag, g, g.c); });
   });
 }
 
@@ -122,9 +119,7 @@ TEST(WideExponents, EmulatedFP32KeepsItsBoundAcrossFp32Range) {
 // them exactly; with wide rows too, native FP32 rather than TF32 pieces.
 TEST(WideExponents, SubnormalRowsAreAsAccurateAsInFp32) {
   for (bool with_wide_rows : {false, true})
-    test::check_subnormal_rows(with_wide_rows, [](const GemmArgs& g) {
-      gemm(EmulatedFP32{}, 'N', 'N', g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc);
-    });
+    test::check_subnormal_rows(with_wide_rows, [](const GemmArgs& g) { test::run_on_host(EmulatedFP32{}, g, g.c); });
 }
 
 // Results close to FLT_MAX stay finite where FP32 gemm's do: the scaling is

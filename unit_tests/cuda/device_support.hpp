@@ -96,8 +96,6 @@ class OwnedStream {
   cudaStream_t stream_ = nullptr;
 };
 
-inline char op_char(Op op) { return op == Op::none ? 'N' : 'T'; }
-
 // Elements of A, B and C as stored (leading dimension times columns).
 inline std::size_t a_elems(const GemmArgs& g) {
   const index_t cols = g.trans_a == Op::none ? g.k : g.m;
@@ -109,6 +107,13 @@ inline std::size_t b_elems(const GemmArgs& g) {
 }
 inline std::size_t c_elems(const GemmArgs& g) { return static_cast<std::size_t>(g.ldc * std::max<index_t>(g.n, 1)); }
 
+// g's product through the stream API on device operands laid out as g's.
+template <class Policy>
+void gemm_on_device(Policy, const GemmArgs& g, const float* a, const float* b, float* c, cudaStream_t stream) {
+  gemm(Policy{}, op_char(g.trans_a), op_char(g.trans_b), g.m, g.n, g.k, g.alpha, a, g.lda, b, g.ldb, g.beta, c, g.ldc,
+       stream);
+}
+
 // The stream API on device copies of g's host operands; C (all of it,
 // padding rows included) comes back into g.c.
 template <class Policy>
@@ -117,8 +122,7 @@ void run_on_device(Policy, const GemmArgs& g, cudaStream_t stream) {
   a.upload(g.a, a.size());
   b.upload(g.b, b.size());
   c.upload(g.c, c.size());
-  gemm(Policy{}, op_char(g.trans_a), op_char(g.trans_b), g.m, g.n, g.k, g.alpha, a.get(), g.lda, b.get(), g.ldb, g.beta,
-       c.get(), g.ldc, stream);
+  gemm_on_device(Policy{}, g, a.get(), b.get(), c.get(), stream);
   cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   cuda_ok(cudaMemcpy(g.c, c.get(), c.size() * sizeof(float), cudaMemcpyDeviceToHost), "download C");
 }
@@ -132,8 +136,7 @@ double check_device_gemm(Policy, const GemmCase& gc, cudaStream_t stream = nullp
   return check_gemm(id, gc, [&](const GemmArgs& g) {
     const std::vector<float> c_in(g.c, g.c + c_elems(g));
     std::vector<float> c_host = c_in;
-    gemm(Policy{}, op_char(g.trans_a), op_char(g.trans_b), g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta,
-         c_host.data(), g.ldc);
+    run_on_host(Policy{}, g, c_host.data());
     run_on_device(Policy{}, g, stream);
     const std::vector<double> bound = error_bound(id, g, c_in);
     int reported = 0;

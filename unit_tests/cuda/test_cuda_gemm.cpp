@@ -6,8 +6,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
-#include <string>
 #include <cstring>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -71,8 +71,7 @@ TYPED_TEST(CudaGemm, BasePointersOffFromSixteenBytes) {
       a.upload_at(offset, g.a, test::a_elems(g));
       b.upload_at(offset, g.b, test::b_elems(g));
       c.upload_at(offset, g.c, test::c_elems(g));
-      gemm(TypeParam{}, test::op_char(g.trans_a), test::op_char(g.trans_b), g.m, g.n, g.k, g.alpha, a.get() + offset, g.lda,
-           b.get() + offset, g.ldb, g.beta, c.get() + offset, g.ldc, nullptr);
+      test::gemm_on_device(TypeParam{}, g, a.get() + offset, b.get() + offset, c.get() + offset, nullptr);
       test::cuda_ok(cudaMemcpy(g.c, c.get() + offset, test::c_elems(g) * sizeof(float), cudaMemcpyDeviceToHost), "C");
     });
 }

@@ -59,8 +59,7 @@ struct DeviceOperands {
   }
   template <class Policy>
   void gemm(Policy, const GemmArgs& g, cudaStream_t stream) const {
-    egemm::gemm(Policy{}, test::op_char(g.trans_a), test::op_char(g.trans_b), g.m, g.n, g.k, g.alpha, a.get(), g.lda,
-                b.get(), g.ldb, g.beta, c.get(), g.ldc, stream);
+    test::gemm_on_device(Policy{}, g, a.get(), b.get(), c.get(), stream);
   }
 };
 

@@ -70,12 +70,20 @@ std::vector<GemmCase> random_cases(int count, index_t max_extent);
 // within the policy's bound of float64 and every other element unchanged.
 void check_trailing_update(PolicyId policy, const std::function<void(Matrix& m, index_t n, index_t b)>& update);
 
-// The host backend through the public raw-pointer API.
+inline char op_char(Op op) { return op == Op::none ? 'N' : 'T'; }
+
+// g's product by the host backend through the public raw-pointer API, into c
+// (g.c, or a copy of it laid out alike).
+template <class Policy>
+void run_on_host(Policy, const GemmArgs& g, float* c) {
+  gemm(Policy{}, op_char(g.trans_a), op_char(g.trans_b), g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c,
+       g.ldc);
+}
+
+// The host backend against the float64 reference.
 template <class Policy>
 double check_host_gemm(Policy, const GemmCase& c) {
-  return check_gemm(policy_traits<Policy>::id, c, [&](const GemmArgs& g) {
-    gemm(Policy{}, c.trans_a, c.trans_b, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc);
-  });
+  return check_gemm(policy_traits<Policy>::id, c, [](const GemmArgs& g) { run_on_host(Policy{}, g, g.c); });
 }
 
 }  // namespace egemm::test
