@@ -4,6 +4,8 @@
 #   run_device_checks.sh tests   GPU unit tests (CUDA backend, Kokkos on CUDA), demo, precision profile
 #   run_device_checks.sh bench   the GEMM suite (SUITE_FILTER), a call's host time at 1024^3, the kMeans/kNN sweeps
 #   run_device_checks.sh tiles   the Hopper kernel's tile sweep against the analytic model (TILE_SHAPES)
+#   run_device_checks.sh timeline  one call's kernels on the GPU's timeline (TIMELINE_SHAPES), with
+#                                dependent launches and without (each kernel's own time)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
@@ -57,5 +59,17 @@ case $mode in
         > "$out/tile_sweep.md" 2> "$out/tile_sweep.log"
     echo "tile sweep: exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
     grep -E "^Model's pick|^The model's pick" "$out/tile_sweep.md" | tee -a "$summary"
+    ;;
+  timeline)
+    for mode in dependent plain; do
+      t0=$SECONDS
+      EGEMM_DEPENDENT_LAUNCH=$([[ $mode == dependent ]] && echo 1 || echo 0) \
+        "$here/bin/egemm_call_timeline" ${TIMELINE_SHAPES:+--shapes "$TIMELINE_SHAPES"} --csv "$out/timeline-$mode.csv" \
+        > "$out/timeline-$mode.md" 2> "$out/timeline-$mode.log"
+      echo "call timeline ($mode launches): exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
+      grep -E "^###|^Medians" "$out/timeline-$mode.md" | tee -a "$summary"
+      python3 "$here/plot_call_timeline.py" "$out/timeline-$mode.csv" --out "$out/timeline-$mode.png" \
+        --title "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $mode launches" >> "$summary" 2>&1
+    done
     ;;
 esac

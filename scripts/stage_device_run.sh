@@ -11,7 +11,11 @@ mkdir -p "$stage/bin" "$stage/lib"
 cp -P "$build"/src/libegemm.so* "$stage/lib/"
 # Debian's Google Benchmark is not on the GPU machine's image.
 cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" 2>/dev/null || true
+# CUPTI, for egemm_call_timeline, in case the GPU machine's CUDA lacks it.
+if [[ -x $build/perf_tests/egemm_call_timeline ]]; then
+  cp -L "$(ldd "$build/perf_tests/egemm_call_timeline" | awk '/libcupti/ {print $3}')" "$stage/lib/" 2>/dev/null || true
+fi
 find "$build" -type f -perm -u+x \( -name 'egemm_*' \) ! -path '*/CMakeFiles/*' -exec cp {} "$stage/bin/" \;
 cp "$(dirname "$0")/run_device_checks.sh" "$stage/"
-cp "$(dirname "$0")/../perf_tests/report.py" "$stage/"
+cp "$(dirname "$0")/../perf_tests/report.py" "$(dirname "$0")/../perf_tests/call_timeline/plot_call_timeline.py" "$stage/"
 du -sh "$stage"/* | sed 's/^/  /'

@@ -1,5 +1,8 @@
 #include "backends/cuda/dependent_launch.hpp"
 
+#include <cstdlib>
+#include <cstring>
+
 #include "backends/cuda/device_facts.hpp"
 #include "backends/cuda/per_device.hpp"
 
@@ -13,7 +16,19 @@ __global__ void code_version_probe() {}
 
 }  // namespace
 
+// EGEMM_DEPENDENT_LAUNCH=0: every kernel launched plainly, after the previous
+// one has completed, so that a trace (perf_tests/call_timeline) shows each
+// kernel's own time rather than one that includes waiting for its predecessor.
+bool dependent_launch_requested() {
+  static const bool requested = [] {
+    const char* v = std::getenv("EGEMM_DEPENDENT_LAUNCH");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return requested;
+}
+
 bool dependent_launch_supported() {
+  if (!dependent_launch_requested()) return false;
   static PerDevice<bool> per_device;
   return per_device.get([](int) {
     if (device_facts().major < 9) return false;

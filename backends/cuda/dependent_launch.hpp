@@ -37,7 +37,8 @@ __device__ __forceinline__ void allow_next_kernel() {
 }
 
 // Whether the current device honours the launch attribute (compute capability
-// 9.0 and newer) and runs this build's sm_90+ code, whose kernels wait.
+// 9.0 and newer) and runs this build's sm_90+ code, whose kernels wait, and
+// the environment does not turn dependent launches off (EGEMM_DEPENDENT_LAUNCH=0).
 bool dependent_launch_supported();
 
 // The launch attribute, or nothing where the device lacks it; `attribute` is filled either way.
