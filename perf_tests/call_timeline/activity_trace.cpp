@@ -57,6 +57,8 @@ std::string short_kernel_name(const char* mangled) {
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
   std::string name = status == 0 && demangled ? demangled.get() : mangled;
+  for (const std::string anonymous = "(anonymous namespace)::"; name.find(anonymous) != std::string::npos;)
+    name.erase(name.find(anonymous), anonymous.size());
   // Drop the parameter list and template arguments (from the first '<' or '('), then the namespaces.
   name = name.substr(0, name.find_first_of("<("));
   const std::size_t colon = name.rfind("::");
