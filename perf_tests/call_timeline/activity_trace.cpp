@@ -38,11 +38,17 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
   while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
     if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
       const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-      found.push_back({short_kernel_name(k->name), k->start, k->end, k->gridX * k->gridY * k->gridZ,
+      found.push_back({short_kernel_name(k->name), false, k->start, k->end, k->gridX * k->gridY * k->gridZ,
                        static_cast<int>(k->clusterX * k->clusterY * k->clusterZ)});
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-      found.push_back({"memset", m->start, m->end, 0, 0});
+      found.push_back({"memset", false, m->start, m->end, 0, 0});
+    } else if (record->kind == CUPTI_ACTIVITY_KIND_RUNTIME) {
+      const auto* r = reinterpret_cast<const CUpti_ActivityAPI*>(record);
+      const char* name = nullptr;
+      if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, r->cbid, &name) != CUPTI_SUCCESS || name == nullptr)
+        name = "runtime call";
+      found.push_back({name, true, r->start, r->end, 0, 0});
     }
   }
   std::free(buffer);
@@ -70,6 +76,7 @@ ActivityTrace::ActivityTrace() { check(cuptiActivityRegisterCallbacks(buffer_req
 ActivityTrace::~ActivityTrace() {
   cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME);
   cuptiActivityFlushAll(1);
 }
 
@@ -81,11 +88,13 @@ void ActivityTrace::start() {
   // Concurrent-kernel records keep dependent launches overlapping as they ran (KIND_KERNEL would serialise them).
   check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "enable kernels");
   check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "enable memsets");
+  check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), "enable runtime calls");
 }
 
 std::vector<GpuActivity> ActivityTrace::stop() {
   check(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "disable kernels");
   check(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET), "disable memsets");
+  check(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME), "disable runtime calls");
   check(cuptiActivityFlushAll(1), "flush");  // 1: forced, buffers still filling are handed over too
   std::vector<GpuActivity> out;
   {

@@ -1,5 +1,6 @@
 // The GPU work a stretch of host code caused, as CUPTI records it: every
-// kernel and memset with its start and end on the GPU, on the same
+// kernel and memset with its start and end on the GPU, and every CUDA
+// runtime call the host made meanwhile (a launch's enqueue cost), on the same
 // nanosecond clock as ActivityTrace::now(), so host and GPU times compare.
 // Needs no profiler on the machine (nsys is not on the H100 image), only
 // libcupti, which ships with the CUDA toolkit.
@@ -12,7 +13,8 @@
 namespace egemm::perf {
 
 struct GpuActivity {
-  std::string name;  // a kernel's function name without namespaces or template arguments; "memset"
+  std::string name;  // a kernel's function name without namespaces or template arguments; "memset"; a runtime call's name
+  bool host = false;  // a CUDA runtime call on the host, not work on the GPU
   std::uint64_t start_ns = 0, end_ns = 0;
   int grid = 0;       // blocks (x * y * z); 0 for a memset
   int cluster = 0;    // blocks per cluster (x * y * z); 0 for a memset

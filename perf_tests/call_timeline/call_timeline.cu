@@ -1,7 +1,9 @@
 // Where one call's time goes on the GPU: every kernel and memset of a call,
 // when it starts after the host made the call, how long it runs, and the gap
-// (or, with dependent launches, the overlap) since the previous one ended.
-// CUPTI records the GPU side (activity_trace.hpp), so no profiler is needed.
+// (or, with dependent launches, the overlap) since the previous one ended;
+// and the host's CUDA runtime calls (launches) beside it, which show whether
+// the GPU waited for the host to enqueue. CUPTI records both
+// (activity_trace.hpp), so no profiler is needed.
 //
 //   egemm_call_timeline [--shapes 2048x2048x2048,...] [--policies EmulatedFP32,...] [--calls N] [--csv FILE]
 //
@@ -168,16 +170,22 @@ Method sgemm_method(cublasHandle_t handle) {
 // One traced call: the host's call time and its GPU activities.
 struct CallTrace {
   std::uint64_t host_begin = 0, host_end = 0;  // the call made .. its stream synchronised
-  std::vector<GpuActivity> work;
+  std::vector<GpuActivity> work;        // on the GPU, in order of start
+  std::vector<GpuActivity> host_calls;  // CUDA runtime calls on the host, in order of start
   double wall_us() const { return (host_end - host_begin) * 1e-3; }
-  double gpu_span_us() const { return work.empty() ? 0.0 : (work.back().end_ns - work.front().start_ns) * 1e-3; }
+  double gpu_span_us() const {
+    if (work.empty()) return 0.0;
+    std::uint64_t end = 0;
+    for (const GpuActivity& a : work) end = std::max(end, a.end_ns);
+    return (end - work.front().start_ns) * 1e-3;
+  }
 };
 
 // The activities that started inside each call's host window.
 std::vector<CallTrace> assign(std::vector<CallTrace> calls, const std::vector<GpuActivity>& all) {
   for (CallTrace& c : calls)
     for (const GpuActivity& a : all)
-      if (a.start_ns >= c.host_begin && a.start_ns <= c.host_end) c.work.push_back(a);
+      if (a.start_ns >= c.host_begin && a.start_ns <= c.host_end) (a.host ? c.host_calls : c.work).push_back(a);
   return calls;  // each call's work in order of start, as traced
 }
 
@@ -233,6 +241,10 @@ void print_call(const Shape& shape, const std::string& method, const std::vector
                 100.0 * (a.end_ns - a.start_ns) * 1e-3 / std::max(c.gpu_span_us(), 1e-9));
     previous_end = std::max(previous_end, a.end_ns);
   }
+  std::printf("\nThe same call on the host (CUDA runtime calls; the last is the benchmark's synchronisation):\n\n"
+              "| runtime call | starts at us | takes us |\n|---|---:|---:|\n");
+  for (const GpuActivity& h : c.host_calls)
+    std::printf("| %s | %.1f | %.1f |\n", h.name.c_str(), (h.start_ns - c.host_begin) * 1e-3, (h.end_ns - h.start_ns) * 1e-3);
   std::printf("\nMedians over the %zu calls: call to its first GPU work %.1f us; GPU span (first start to last end) "
               "%.1f us; GPU busy (sum of the kernels' times) %.1f us; call to synchronised return %.1f us "
               "(%.1f TFLOP/s on the GPU span).\n\n",
@@ -246,6 +258,7 @@ void write_csv(std::FILE* f, const Shape& shape, const std::string& method, cons
       std::fprintf(f, "%s,%s,%zu,%s,%d,%.3f,%.3f,%.3f\n", shape.text().c_str(), method.c_str(), i, a.name.c_str(),
                    a.grid, (a.start_ns - calls[i].host_begin) * 1e-3, (a.end_ns - calls[i].host_begin) * 1e-3,
                    calls[i].wall_us());
+  // Host runtime calls go to the table only: the plot draws the GPU's work.
 }
 
 // C was poisoned with NaN before the first call: any NaN left means the call did not write it.

@@ -3,9 +3,11 @@
 
     plot_call_timeline.py timeline.csv --out timeline.png [--title TEXT]
 
-For each shape and method the call of median GPU span is drawn: one lane per
-kernel or memset, in order of start, x = microseconds after the host made the
-call. Overlapping bars are dependent launches running together.
+For each shape, EGEMM's calls of median GPU span are drawn: one lane per kernel
+or memset, in order of start, x = microseconds after the host made the call.
+Overlapping bars are dependent launches running together. cuBLAS SGEMM (the
+baseline, often several times longer) is a dashed line where its call ends,
+or a note when that lies off the axis.
 """
 import argparse
 import csv
@@ -48,19 +50,31 @@ def main():
     shapes = list(dict.fromkeys(shape for shape, _ in chosen))
     names = sorted({name for work in chosen.values() for name, _, _ in work})
     colours = {n: plt.cm.tab10(i % 10) for i, n in enumerate(names)}
-    lanes = {s: sum(len(w) for (sh, _), w in chosen.items() if sh == s) for s in shapes}
+    lanes = {s: sum(len(w) for (sh, m), w in chosen.items() if sh == s and not m.startswith("cuBLAS")) for s in shapes}
     fig, axes = plt.subplots(len(shapes), 1, figsize=(11, 1.2 + 0.32 * sum(lanes.values()) + 0.6 * len(shapes)),
                              squeeze=False)
     for ax, shape in zip(axes[:, 0], shapes):
-        labels, y = [], 0
+        labels, y, right, baselines = [], 0, 0.0, []
         for (sh, method), work in chosen.items():
             if sh != shape:
                 continue
+            if method.startswith("cuBLAS"):
+                baselines.append((method, max(e for _, _, e in work)))
+                continue
             for name, start, end in work:
                 ax.barh(y, end - start, left=start, color=colours[name], edgecolor="black", linewidth=0.4)
-                ax.text(end, y, f" {end - start:.0f} us", va="center", fontsize=7)
+                ax.text(end, y, f" {end - start:.1f} us", va="center", fontsize=7)
                 labels.append(f"{method}: {name}")
+                right = max(right, end)
                 y += 1
+        ax.set_xlim(0, right * 1.12)
+        for method, end in baselines:
+            if end <= right * 1.12:
+                ax.axvline(end, color="grey", linestyle="--", linewidth=0.8)
+                ax.text(end, -0.6, f"{method} ends", fontsize=7, ha="right", color="grey")
+            else:
+                ax.text(0.99, 0.02, f"{method}: its call ends at {end:.0f} us, off the axis", fontsize=7,
+                        ha="right", va="bottom", color="grey", transform=ax.transAxes)
         ax.set_yticks(range(len(labels)))
         ax.set_yticklabels(labels, fontsize=7)
         ax.invert_yaxis()
