@@ -26,3 +26,4 @@ OUT=$OUT/checks bash run_device_checks.sh tests > /dev/null 2>&1
 cat $OUT/checks/summary.txt
 grep -E "FAILED|Failure" $OUT/checks/egemm_cuda_tests.log | head -20
 rm -f $OUT/checks/precision_profile.md $OUT/checks/egemm_cuda_tests.log $OUT/checks/demo.log $OUT/checks/egemm_kokkos_tests.log
+cd $OUT && tar czf run3.tgz *.md *.csv checks && rm -rf *.md *.csv checks   # one file back (the tool returns at most a few)
