@@ -29,7 +29,6 @@
 #include "backends/cuda/tile_config.hpp"
 #include "egemm/path_selection.hpp"
 #include "backends/cuda/workspace.hpp"
-#include "backends/cuda/zero_words.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
 
@@ -53,8 +52,8 @@ void require_tensor_cores(PolicyId policy) {
 // Both operands' split forms inside one workspace; a carver without a base only sizes it.
 struct SplitPair {
   SplitOperand a, b;
-  std::uint32_t* stats = nullptr;  // every stats word and flag below: zeroed by one kernel
-  std::size_t stats_words = 0;
+  std::uint32_t* stats = nullptr;  // every stats word and flag below: zeroed with one memset
+  std::size_t stats_bytes = 0;
   std::uint32_t* any_nonfinite = nullptr;
   std::uint32_t* path_word = nullptr;
   std::uint32_t* verdict_blocks = nullptr;  // the path choice's blocks count themselves here
@@ -77,7 +76,7 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
   // Per operand: its statistics words (split_operand.hpp); then two flags and a counter.
   const std::size_t words = static_cast<std::size_t>(split_stats_words(g.m) + split_stats_words(g.n) + 3);
   s.stats = carver.take<std::uint32_t>(words);
-  s.stats_words = words;
+  s.stats_bytes = words * sizeof(std::uint32_t);
   if (s.stats != nullptr) {
     std::uint32_t* w = place_split_stats(s.b, place_split_stats(s.a, s.stats));
     s.any_nonfinite = w;
@@ -100,7 +99,7 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   const SplitPair s = carve(carver, g, traits::pieces_per_operand, piece_bytes);
   const std::uint32_t* path_word = selects_path ? s.path_word : nullptr;
 
-  launch_zero_words(s.stats, s.stats_words, stream);
+  EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
   if constexpr (selects_path) {
     launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.verdict_blocks, s.any_nonfinite,
                                stream);

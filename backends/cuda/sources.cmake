@@ -5,7 +5,6 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/workspace.cu
   ${_cuda_dir}/scale_c.cu
   ${_cuda_dir}/dependent_launch.cu
-  ${_cuda_dir}/zero_words.cu
   ${_cuda_dir}/device_facts.cu
   ${_cuda_dir}/split_kernels.cu
   ${_cuda_dir}/fused_gemm_params.cu

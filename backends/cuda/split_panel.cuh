@@ -55,22 +55,6 @@ struct PanelWalk {
   }
 };
 
-// An operand value the split reads once: its L2 line is the first to go when
-// L2 needs room, so the pieces the split writes (which the gemm reads next)
-// stay there instead. Where both fit in L2 (2048^3: 34 MB of operands, 34 MB
-// of pieces), the pieces need not reach DRAM before the gemm reads them.
-__device__ __forceinline__ float load_once(const float* p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  std::uint64_t policy;
-  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-  float v;
-  asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(policy));
-  return v;
-#else
-  return __ldg(p);
-#endif
-}
-
 // Panel (r, p) = src(r0 + r, p0 + p), 0 outside src; all loads in registers
 // before the first shared-memory store (16 in flight per thread).
 __device__ __forceinline__ void load_panel(const OperandRows& src, index_t r0, index_t p0, Panel& panel) {
@@ -80,12 +64,12 @@ __device__ __forceinline__ void load_panel(const OperandRows& src, index_t r0, i
   float v[per_thread];
   if (r0 + panel_rows <= src.rows && p0 + panel_k <= src.depth) {  // interior: no bounds to check
 #pragma unroll
-    for (int i = 0; i < per_thread; ++i) v[i] = load_once(first + i * step);
+    for (int i = 0; i < per_thread; ++i) v[i] = __ldg(first + i * step);
   } else {
     const index_t rows_left = src.rows - r0, depth_left = src.depth - p0;
 #pragma unroll
     for (int i = 0; i < per_thread; ++i)
-      v[i] = w.row + i * w.row_step < rows_left && w.k + i * w.k_step < depth_left ? load_once(first + i * step) : 0.0f;
+      v[i] = w.row + i * w.row_step < rows_left && w.k + i * w.k_step < depth_left ? __ldg(first + i * step) : 0.0f;
   }
 #pragma unroll
   for (int i = 0; i < per_thread; ++i) panel[w.row + i * w.row_step][w.k + i * w.k_step] = v[i];

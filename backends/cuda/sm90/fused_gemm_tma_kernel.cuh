@@ -480,26 +480,14 @@ __global__ void __launch_bounds__(128) stream_k_fixup_kernel(const FusedGemmPara
     const int at = (s * quads + quad) * 128 + thread;
     sum[s] = partial_sums<Policy, Tile>(sk, 2 * first + sk.tail.part(first, j), rank, consumer)[at];
   }
-  // Slots in batches: every load of a batch is issued before its adds (a
-  // tile's partials come from up to a few dozen slots; one L2 round trip per
-  // slot made this kernel ~30 us at 8192^3), the adds stay in slot order.
-  constexpr int batch = 8;
-  for (int slot0 = first + 1; slot0 <= last; slot0 += batch) {
-    float4 x[batch][Acc::count];
+#pragma unroll 4
+  for (int slot = first + 1; slot <= last; ++slot) {
+    const float4* from = partial_sums<Policy, Tile>(sk, 2 * slot + sk.tail.part(slot, j), rank, consumer);
 #pragma unroll
-    for (int i = 0; i < batch; ++i) {
-      const int slot = min(slot0 + i, last);  // past the last: a harmless reload, not added
-      const float4* from = partial_sums<Policy, Tile>(sk, 2 * slot + sk.tail.part(slot, j), rank, consumer);
-#pragma unroll
-      for (int s = 0; s < Acc::count; ++s) x[i][s] = __ldcg(from + (s * quads + quad) * 128 + thread);
-    }
-#pragma unroll
-    for (int i = 0; i < batch; ++i) {
-      if (slot0 + i > last) break;
-#pragma unroll
-      for (int s = 0; s < Acc::count; ++s)
-        sum[s] = make_float4(__fadd_rn(sum[s].x, x[i][s].x), __fadd_rn(sum[s].y, x[i][s].y),
-                             __fadd_rn(sum[s].z, x[i][s].z), __fadd_rn(sum[s].w, x[i][s].w));
+    for (int s = 0; s < Acc::count; ++s) {
+      const float4 x = from[(s * quads + quad) * 128 + thread];
+      sum[s] = make_float4(__fadd_rn(sum[s].x, x.x), __fadd_rn(sum[s].y, x.y), __fadd_rn(sum[s].z, x.z),
+                           __fadd_rn(sum[s].w, x.w));
     }
   }
 
