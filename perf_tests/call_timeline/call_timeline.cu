@@ -14,6 +14,11 @@
 // Markdown table per shape and method for the call of median length, and a
 // summary line per method over all N calls. --csv: every traced activity of
 // every call, for plot_call_timeline.py.
+//
+// Read differences on one side (GPU against GPU, host against host): over
+// calls of several ms CUPTI's mapping of GPU timestamps onto the host clock
+// drifts (perf_tests/results/2026-11-24-h100-call-timeline.md), so "call to
+// its first GPU work" grows with the call's length.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
