@@ -213,7 +213,33 @@ double median(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-void print_call(const Shape& shape, const std::string& method, const std::vector<CallTrace>& calls) {
+// One call, kernel by kernel: start after the call, own duration, gap since the previous one ended.
+void print_kernels(const CallTrace& c) {
+  std::printf("| # | GPU work | blocks | starts at us (after the call) | runs us | gap us (before it; < 0: overlaps) | share of the GPU span |\n"
+              "|---:|---|---:|---:|---:|---:|---:|\n");
+  std::uint64_t previous_end = 0;  // 0: the first activity, which has no gap
+  int i = 0;
+  for (const GpuActivity& a : c.work) {
+    std::string blocks = a.grid > 0 ? std::to_string(a.grid) : "";
+    if (a.cluster > 1) blocks += " (clusters of " + std::to_string(a.cluster) + ")";
+    char gap[32] = "";
+    if (previous_end != 0)
+      std::snprintf(gap, sizeof gap, "%.1f", (static_cast<double>(a.start_ns) - previous_end) * 1e-3);
+    std::printf("| %d | %s | %s | %.1f | %.1f | %s | %.1f%% |\n", ++i, a.name.c_str(), blocks.c_str(),
+                (a.start_ns - c.host_begin) * 1e-3, (a.end_ns - a.start_ns) * 1e-3, gap,
+                100.0 * (a.end_ns - a.start_ns) * 1e-3 / std::max(c.gpu_span_us(), 1e-9));
+    previous_end = std::max(previous_end, a.end_ns);
+  }
+}
+
+void print_host_calls(const CallTrace& c) {
+  std::printf("\nThe same call on the host (CUDA runtime calls; the last is the benchmark's synchronisation):\n\n"
+              "| runtime call | starts at us | takes us |\n|---|---:|---:|\n");
+  for (const GpuActivity& h : c.host_calls)
+    std::printf("| %s | %.1f | %.1f |\n", h.name.c_str(), (h.start_ns - c.host_begin) * 1e-3, (h.end_ns - h.start_ns) * 1e-3);
+}
+
+void print_medians(const Shape& shape, const std::vector<CallTrace>& calls) {
   std::vector<double> walls, spans, firsts, busy;
   for (const CallTrace& c : calls) {
     walls.push_back(c.wall_us());
@@ -223,38 +249,25 @@ void print_call(const Shape& shape, const std::string& method, const std::vector
     for (const GpuActivity& a : c.work) b += (a.end_ns - a.start_ns) * 1e-3;
     busy.push_back(b);
   }
-  // The call whose GPU span is the median one, shown kernel by kernel.
-  std::vector<std::size_t> order(calls.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return spans[x] < spans[y]; });
-  const CallTrace& c = calls[order[order.size() / 2]];
   const double flop = 2.0 * shape.m * shape.n * shape.k;
-  std::printf("### %s, %s (%zu calls traced; the call of median GPU span below)\n\n", shape.text().c_str(),
-              method.c_str(), calls.size());
-  std::printf("| # | GPU work | blocks | starts at us (after the call) | runs us | gap us (before it; < 0: overlaps) | share of the GPU span |\n"
-              "|---:|---|---:|---:|---:|---:|---:|\n");
-  std::uint64_t previous_end = 0;
-  int i = 0;
-  for (const GpuActivity& a : c.work) {
-    const double gap = previous_end == 0 ? 0.0 : (static_cast<double>(a.start_ns) - previous_end) * 1e-3;
-    std::string blocks = a.grid > 0 ? std::to_string(a.grid) : "";
-    if (a.cluster > 1) blocks += " (clusters of " + std::to_string(a.cluster) + ")";
-    char gap_text[32] = "";
-    if (previous_end != 0) std::snprintf(gap_text, sizeof gap_text, "%.1f", gap);
-    std::printf("| %d | %s | %s | %.1f | %.1f | %s | %.1f%% |\n", ++i, a.name.c_str(), blocks.c_str(),
-                (a.start_ns - c.host_begin) * 1e-3, (a.end_ns - a.start_ns) * 1e-3, gap_text,
-                100.0 * (a.end_ns - a.start_ns) * 1e-3 / std::max(c.gpu_span_us(), 1e-9));
-    previous_end = std::max(previous_end, a.end_ns);
-  }
-  std::printf("\nThe same call on the host (CUDA runtime calls; the last is the benchmark's synchronisation):\n\n"
-              "| runtime call | starts at us | takes us |\n|---|---:|---:|\n");
-  for (const GpuActivity& h : c.host_calls)
-    std::printf("| %s | %.1f | %.1f |\n", h.name.c_str(), (h.start_ns - c.host_begin) * 1e-3, (h.end_ns - h.start_ns) * 1e-3);
   std::printf("\nMedians over the %zu calls: call to its first GPU work %.1f us; GPU span (first start to last end) "
               "%.1f us; GPU busy (sum of the kernels' times) %.1f us; call to synchronised return %.1f us "
               "(%.1f TFLOP/s on the GPU span).\n\n",
               calls.size(), median(firsts), median(spans), median(busy), median(walls),
               flop / (median(spans) * 1e-6) * 1e-12);
+}
+
+void print_call(const Shape& shape, const std::string& method, const std::vector<CallTrace>& calls) {
+  std::vector<const CallTrace*> by_span;
+  for (const CallTrace& c : calls) by_span.push_back(&c);
+  std::sort(by_span.begin(), by_span.end(),
+            [](const CallTrace* x, const CallTrace* y) { return x->gpu_span_us() < y->gpu_span_us(); });
+  const CallTrace& median_call = *by_span[by_span.size() / 2];
+  std::printf("### %s, %s (%zu calls traced; the call of median GPU span below)\n\n", shape.text().c_str(),
+              method.c_str(), calls.size());
+  print_kernels(median_call);
+  print_host_calls(median_call);
+  print_medians(shape, calls);
 }
 
 void write_csv(std::FILE* f, const Shape& shape, const std::string& method, const std::vector<CallTrace>& calls) {
