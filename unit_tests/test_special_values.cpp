@@ -31,13 +31,6 @@ ReferenceAndBound emulated_fp32_reference(const Matrix& a, const Matrix& b, Matr
 }
 constexpr float inf = std::numeric_limits<float>::infinity();
 
-// What FP32 gives for entry (i, j): a k-order fmaf dot product.
-float fp32_dot(const Matrix& a, const Matrix& b, index_t i, index_t j) {
-  float s = 0.0f;
-  for (index_t p = 0; p < a.cols; ++p) s = std::fmaf(a(i, p), b(p, j), s);
-  return s;
-}
-
 void expect_same_class(float got, float want, index_t i, index_t j, const char* policy) {
   if (std::isnan(want)) {
     EXPECT_TRUE(std::isnan(got)) << policy << " C(" << i << "," << j << ") = " << got << ", FP32 gives NaN";
@@ -63,8 +56,10 @@ TEST(SpecialValues, InfAndNanPropagateAsInFp32ForEveryPolicy) {
     Matrix c(m, n);
     test::poison(c);
     gemm(tag, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
+    // What FP32 gives for each entry: a k-order fmaf dot product (test::fp32_sum).
+    const GemmArgs fp32 = make_gemm_args("fp32", 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
     for (index_t j = 0; j < n; ++j)
-      for (index_t i = 0; i < m; ++i) expect_same_class(c(i, j), fp32_dot(a, b, i, j), i, j, name);
+      for (index_t i = 0; i < m; ++i) expect_same_class(c(i, j), test::fp32_sum(fp32, i, j), i, j, name);
     // Rows and columns without special values are unaffected.
     EXPECT_TRUE(std::isfinite(c(0, 0)) && std::isfinite(c(8, 6))) << name;
   });
