@@ -61,15 +61,15 @@ case $mode in
     grep -E "^Model's pick|^The model's pick" "$out/tile_sweep.md" | tee -a "$summary"
     ;;
   timeline)
-    for mode in dependent plain; do
+    for launches in dependent plain; do
       t0=$SECONDS
-      EGEMM_DEPENDENT_LAUNCH=$([[ $mode == dependent ]] && echo 1 || echo 0) \
-        "$here/bin/egemm_call_timeline" ${TIMELINE_SHAPES:+--shapes "$TIMELINE_SHAPES"} --csv "$out/timeline-$mode.csv" \
-        > "$out/timeline-$mode.md" 2> "$out/timeline-$mode.log"
-      echo "call timeline ($mode launches): exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
-      grep -E "^###|^Medians" "$out/timeline-$mode.md" | tee -a "$summary"
-      python3 "$here/plot_call_timeline.py" "$out/timeline-$mode.csv" --out "$out/timeline-$mode.png" \
-        --title "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $mode launches" >> "$summary" 2>&1
+      EGEMM_DEPENDENT_LAUNCH=$([[ $launches == dependent ]] && echo 1 || echo 0) \
+        "$here/bin/egemm_call_timeline" ${TIMELINE_SHAPES:+--shapes "$TIMELINE_SHAPES"} --csv "$out/timeline-$launches.csv" \
+        > "$out/timeline-$launches.md" 2> "$out/timeline-$launches.log"
+      echo "call timeline ($launches launches): exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
+      grep -E "^###|^Medians" "$out/timeline-$launches.md" | tee -a "$summary"
+      python3 "$here/plot_call_timeline.py" "$out/timeline-$launches.csv" --out "$out/timeline-$launches.png" \
+        --title "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $launches launches" >> "$summary" 2>&1
     done
     ;;
 esac

@@ -14,8 +14,6 @@ namespace {
 // griddepcontrol.wait, and must not be launched as a dependent).
 __global__ void code_version_probe() {}
 
-}  // namespace
-
 // EGEMM_DEPENDENT_LAUNCH=0: every kernel launched plainly, after the previous
 // one has completed, so that a trace (perf_tests/call_timeline) shows each
 // kernel's own time rather than one that includes waiting for its predecessor.
@@ -26,6 +24,8 @@ bool dependent_launch_requested() {
   }();
   return requested;
 }
+
+}  // namespace
 
 bool dependent_launch_supported() {
   if (!dependent_launch_requested()) return false;
