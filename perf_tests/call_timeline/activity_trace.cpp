@@ -21,7 +21,7 @@ void check(CUptiResult r, const char* what) {
 
 // CUPTI hands completed buffers to a plain function: what they hold lands here.
 std::mutex recorded_mutex;
-std::vector<GpuActivity> recorded;
+std::vector<Activity> recorded;
 
 constexpr std::size_t buffer_bytes = 8u << 20;
 constexpr std::size_t buffer_alignment = 8;
@@ -33,7 +33,7 @@ void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::si
 }
 
 void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid) {
-  std::vector<GpuActivity> found;
+  std::vector<Activity> found;
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
     if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
@@ -91,17 +91,17 @@ void ActivityTrace::start() {
   check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), "enable runtime calls");
 }
 
-std::vector<GpuActivity> ActivityTrace::stop() {
+std::vector<Activity> ActivityTrace::stop() {
   check(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "disable kernels");
   check(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET), "disable memsets");
   check(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME), "disable runtime calls");
   check(cuptiActivityFlushAll(1), "flush");  // 1: forced, buffers still filling are handed over too
-  std::vector<GpuActivity> out;
+  std::vector<Activity> out;
   {
     const std::lock_guard<std::mutex> lock(recorded_mutex);
     out.swap(recorded);
   }
-  std::sort(out.begin(), out.end(), [](const GpuActivity& x, const GpuActivity& y) { return x.start_ns < y.start_ns; });
+  std::sort(out.begin(), out.end(), [](const Activity& x, const Activity& y) { return x.start_ns < y.start_ns; });
   return out;
 }
 

@@ -12,12 +12,13 @@
 
 namespace egemm::perf {
 
-struct GpuActivity {
+// A kernel or memset on the GPU, or a CUDA runtime call on the host.
+struct Activity {
   std::string name;  // a kernel's function name without namespaces or template arguments; "memset"; a runtime call's name
   bool host = false;  // a CUDA runtime call on the host, not work on the GPU
   std::uint64_t start_ns = 0, end_ns = 0;
-  int grid = 0;       // blocks (x * y * z); 0 for a memset
-  int cluster = 0;    // blocks per cluster (x * y * z); 0 for a memset
+  int grid = 0;       // blocks (x * y * z); 0 for anything but a kernel
+  int cluster = 0;    // blocks per cluster (x * y * z); 0 for anything but a kernel
 };
 
 // One trace at a time per process: start() begins recording, stop() flushes
@@ -30,7 +31,7 @@ class ActivityTrace {
   ActivityTrace& operator=(const ActivityTrace&) = delete;
 
   void start();
-  std::vector<GpuActivity> stop();
+  std::vector<Activity> stop();
   static std::uint64_t now();  // CUPTI's timestamp, ns
 };
 

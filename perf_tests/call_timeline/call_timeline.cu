@@ -23,7 +23,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -41,7 +40,7 @@
 namespace {
 
 using egemm::perf::ActivityTrace;
-using egemm::perf::GpuActivity;
+using egemm::perf::Activity;
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
@@ -175,21 +174,21 @@ Method sgemm_method(cublasHandle_t handle) {
 // One traced call: the host's call time and its GPU activities.
 struct CallTrace {
   std::uint64_t host_begin = 0, host_end = 0;  // the call made .. its stream synchronised
-  std::vector<GpuActivity> work;        // on the GPU, in order of start
-  std::vector<GpuActivity> host_calls;  // CUDA runtime calls on the host, in order of start
+  std::vector<Activity> work;        // on the GPU, in order of start
+  std::vector<Activity> host_calls;  // CUDA runtime calls on the host, in order of start
   double wall_us() const { return (host_end - host_begin) * 1e-3; }
   double gpu_span_us() const {
     if (work.empty()) return 0.0;
     std::uint64_t end = 0;
-    for (const GpuActivity& a : work) end = std::max(end, a.end_ns);
+    for (const Activity& a : work) end = std::max(end, a.end_ns);
     return (end - work.front().start_ns) * 1e-3;
   }
 };
 
 // The activities that started inside each call's host window.
-std::vector<CallTrace> assign(std::vector<CallTrace> calls, const std::vector<GpuActivity>& all) {
+std::vector<CallTrace> assign(std::vector<CallTrace> calls, const std::vector<Activity>& all) {
   for (CallTrace& c : calls)
-    for (const GpuActivity& a : all)
+    for (const Activity& a : all)
       if (a.start_ns >= c.host_begin && a.start_ns <= c.host_end) (a.host ? c.host_calls : c.work).push_back(a);
   return calls;  // each call's work in order of start, as traced
 }
@@ -219,7 +218,7 @@ void print_kernels(const CallTrace& c) {
               "|---:|---|---:|---:|---:|---:|---:|\n");
   std::uint64_t previous_end = 0;  // 0: the first activity, which has no gap
   int i = 0;
-  for (const GpuActivity& a : c.work) {
+  for (const Activity& a : c.work) {
     std::string blocks = a.grid > 0 ? std::to_string(a.grid) : "";
     if (a.cluster > 1) blocks += " (clusters of " + std::to_string(a.cluster) + ")";
     char gap[32] = "";
@@ -235,7 +234,7 @@ void print_kernels(const CallTrace& c) {
 void print_host_calls(const CallTrace& c) {
   std::printf("\nThe same call on the host (CUDA runtime calls; the last is the benchmark's synchronisation):\n\n"
               "| runtime call | starts at us | takes us |\n|---|---:|---:|\n");
-  for (const GpuActivity& h : c.host_calls)
+  for (const Activity& h : c.host_calls)
     std::printf("| %s | %.1f | %.1f |\n", h.name.c_str(), (h.start_ns - c.host_begin) * 1e-3, (h.end_ns - h.start_ns) * 1e-3);
 }
 
@@ -246,7 +245,7 @@ void print_medians(const Shape& shape, const std::vector<CallTrace>& calls) {
     spans.push_back(c.gpu_span_us());
     firsts.push_back(c.work.empty() ? 0.0 : (c.work.front().start_ns - c.host_begin) * 1e-3);
     double b = 0;
-    for (const GpuActivity& a : c.work) b += (a.end_ns - a.start_ns) * 1e-3;
+    for (const Activity& a : c.work) b += (a.end_ns - a.start_ns) * 1e-3;
     busy.push_back(b);
   }
   const double flop = 2.0 * shape.m * shape.n * shape.k;
@@ -272,7 +271,7 @@ void print_call(const Shape& shape, const std::string& method, const std::vector
 
 void write_csv(std::FILE* f, const Shape& shape, const std::string& method, const std::vector<CallTrace>& calls) {
   for (std::size_t i = 0; i < calls.size(); ++i)
-    for (const GpuActivity& a : calls[i].work)
+    for (const Activity& a : calls[i].work)
       std::fprintf(f, "%s,%s,%zu,%s,%d,%.3f,%.3f,%.3f\n", shape.text().c_str(), method.c_str(), i, a.name.c_str(),
                    a.grid, (a.start_ns - calls[i].host_begin) * 1e-3, (a.end_ns - calls[i].host_begin) * 1e-3,
                    calls[i].wall_us());
