@@ -13,10 +13,6 @@
 // pieces, terms, accumulators and the fold; FP16 pieces only.
 #pragma once
 
-#ifndef EGEMM_EXPERIMENT_EPILOGUE
-#define EGEMM_EXPERIMENT_EPILOGUE 0  // experiment: 1 no epilogue, 2 values to shared memory only
-#endif
-
 #include <cuda.h>
 
 #include <cstdint>
@@ -337,28 +333,6 @@ __device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Til
   write_strip<Policy>(WgmmaStrip<Policy, Tile>{acc}, p, row0 + thread / 32 * 16, col0, thread % 32);
 }
 
-#if EGEMM_EXPERIMENT_EPILOGUE == 2
-template <class Policy, class Tile>
-__device__ __forceinline__ void epilogue_to_shared(const WarpgroupAccumulators<Policy, Tile>& acc,
-                                                   const FusedGemmParams& p, float* stage, int consumer, int thread) {
-  using Acc = WarpgroupAccumulators<Policy, Tile>;
-  const int warp = thread / 32, lane = thread % 32;
-  float* out = stage + consumer * 64 * Tile::bn;
-#pragma unroll
-  for (int j = 0; j < Acc::size / 4; ++j)
-#pragma unroll
-    for (int h = 0; h < 2; ++h)
-#pragma unroll
-      for (int w = 0; w < 2; ++w) {
-        const float main = acc.acc[0][4 * j + 2 * h + w];
-        const float correction = Acc::count > 1 ? acc.acc[Acc::count - 1][4 * j + 2 * h + w] : 0.0f;
-        const float v = add_correction(main, correction, policy_traits<Policy>::lo_scale_log2) * p.alpha;
-        const int row = warp * 16 + h * 8 + lane / 4, col = 8 * j + 2 * (lane % 4) + w;
-        asm volatile("st.shared.f32 [%0], %1;" ::"r"(smem_u32(out + col * 64 + row)), "f"(v) : "memory");
-      }
-}
-#endif
-
 // Partial-sum buffer `buffer` of one consumer warpgroup of block `rank` (layout: StreamKArgs).
 template <class Policy, class Tile>
 __device__ __forceinline__ float4* partial_sums(const StreamKArgs& sk, int buffer, int rank, int consumer) {
@@ -469,23 +443,10 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     }
     wgmma_wait<0>();
     acc.fence_all();
-#if EGEMM_EXPERIMENT_EPILOGUE == 2
-    // Experiment: the epilogue's arithmetic, its values to the last stage in shared memory (column-major,
-    // as a TMA store of C would stage them), no global stores; the stage goes back afterwards.
-    if (s.part < 0) epilogue_to_shared<Policy, Tile>(acc, p, reinterpret_cast<float*>(ring.a(previous, 0)), consumer, thread);
-    release(ring, previous, thread);
-    if (s.part < 0) {
-    } else
-#elif EGEMM_EXPERIMENT_EPILOGUE == 1
-    release(ring, previous, thread);
-    if (s.part < 0) {  // experiment: no epilogue at all
-    } else
-#else
     release(ring, previous, thread);  // the producer may load the next tile's k-tiles meanwhile
     if (s.part < 0)
       epilogue<Policy, Tile>(acc, p, row0, col0, thread);
     else
-#endif
       store_partial(acc, partial_sums<Policy, Tile>(sk, 2 * schedule.slot + s.part, schedule.rank, consumer), thread);
   }
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
