@@ -46,11 +46,16 @@ TEST(HopperTileModel, FitsChecksSharedMemoryAndRegisters) {
   EXPECT_NE(why.find("block limit"), std::string::npos) << why;
   EXPECT_FALSE(fits(r, {"", 64, 128, 3, 2}, emulated_fp32, &why));  // two rings of 3 x 48 KiB
   EXPECT_NE(why.find("one SM"), std::string::npos) << why;
-  // Four consumer warpgroups: 96 registers at launch leave 110 a consumer, short of 3 x 64 + overhead.
-  EXPECT_FALSE(fits(r, {"", 256, 128, 2, 1}, emulated_fp32, &why));
+  // Four consumer warpgroups: 96 registers at launch leave 110 a consumer, short of 3 x 32 + overhead.
+  EXPECT_FALSE(fits(r, {"", 256, 64, 2, 1}, emulated_fp32, &why));
   EXPECT_NE(why.find("accumulator registers"), std::string::npos) << why;
-  // Half (one piece, one sum) fits 7 stages of 32 KiB.
-  EXPECT_TRUE(fits(r, {"", 128, 128, 7, 1}, {1, 1, 1, false}, &why)) << why;
+  // Half (one piece, one sum) fits 6 stages of 32 KiB beside the epilogue's 2 x 2 x 8 KiB, not 7.
+  EXPECT_TRUE(fits(r, {"", 128, 128, 6, 1}, {1, 1, 1, false}, &why)) << why;
+  EXPECT_FALSE(fits(r, {"", 128, 128, 7, 1}, {1, 1, 1, false}, &why));
+  EXPECT_NE(why.find("block limit"), std::string::npos) << why;
+  // Two blocks of 64 x 128 x 2 share an SM with one 8 KiB epilogue buffer each (two would not fit).
+  EXPECT_EQ(epilogue_bytes({"", 64, 128, 2, 2}), 8 * 1024);
+  EXPECT_TRUE(fits(r, {"", 64, 128, 2, 2}, emulated_fp32, &why)) << why;
   EXPECT_FALSE(fits(r, {"", 128, 256, 2, 1}, emulated_fp32, &why));  // no m64n256 wgmma in the kernel
 }
 

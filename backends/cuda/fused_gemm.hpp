@@ -30,6 +30,7 @@ struct FusedGemmParams {
   float alpha, beta;
   float* c;
   index_t ldc;
+  bool c_through_tma;  // the Hopper kernel stages C in shared memory for TMA stores (else writes it from registers)
 };
 
 // The kernel parameters every fused kernel takes: pieces, scales, flags, C,

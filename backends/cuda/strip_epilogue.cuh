@@ -9,6 +9,15 @@
 //   float correction(int j, int h, int w) const;     // its correction sum (0 without one)
 // Entries in a row or column with Inf/NaN are left to the special-value pass,
 // so it reads the caller's C, not ours.
+// The entries go to a sink: StoreToC writes them into C; the Hopper kernel's
+// staged epilogue puts them in shared memory for a TMA store
+// (sm90/fused_gemm_tma_kernel.cuh). A sink has
+//   template <bool ReadsC>
+//   void put(const FusedGemmParams&, float* c, float v, bool written, bool inside, int j, int h, int w);
+//   void end_batch(int batch);  // n8 blocks strip_batch * batch .. are all put
+// c: the entry's place in C, valid when `inside` (row < m, column < n);
+// written: inside and not left to the special-value pass. Every lane of the
+// warp (and of its warpgroup) makes the same calls.
 #pragma once
 
 #include "backends/cuda/fused_gemm.hpp"
@@ -22,9 +31,24 @@ namespace egemm::cuda {
 // their exponents.
 struct StripRows {
   index_t row[2];
-  bool written[2];
+  bool inside[2], written[2];
   int exponent[2];
 };
+
+// Entries straight into C, alpha/beta applied; those left to the
+// special-value pass are not touched.
+struct StoreToC {
+  template <bool ReadsC>
+  __device__ __forceinline__ void put(const FusedGemmParams& p, float* c, float v, bool written, bool, int, int,
+                                      int) const {
+    if (written) *c = alpha_beta<ReadsC>(v, p.alpha, p.beta, c);
+  }
+  __device__ __forceinline__ void end_batch(int) const {}
+};
+
+// n8 blocks per batch of the walk below: 8 columns, 16 loads in flight (a
+// batch of 8 spilled in one instance).
+inline constexpr int strip_batch = 4;
 
 template <class Policy>
 __device__ __forceinline__ StripRows strip_rows(const FusedGemmParams& p, index_t row0, int lane) {
@@ -32,9 +56,9 @@ __device__ __forceinline__ StripRows strip_rows(const FusedGemmParams& p, index_
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     rows.row[h] = row0 + h * 8 + lane / 4;
-    const bool inside = rows.row[h] < p.m;
-    const index_t at = inside ? rows.row[h] : 0;  // clamped: no branch around the loads
-    rows.written[h] = inside && __ldg(p.a_nonfinite + at) == 0;
+    rows.inside[h] = rows.row[h] < p.m;
+    const index_t at = rows.inside[h] ? rows.row[h] : 0;  // clamped: no branch around the loads
+    rows.written[h] = rows.inside[h] && __ldg(p.a_nonfinite + at) == 0;
     rows.exponent[h] = policy_traits<Policy>::scales_rows_and_columns ? __ldg(p.a_exponent + at) : 0;
   }
   return rows;
@@ -45,25 +69,26 @@ __device__ __forceinline__ StripRows strip_rows(const FusedGemmParams& p, index_
 // unscaling is one multiply (combine_accumulators' own result for such an
 // exponent, without the test for its out-of-line branch, whose call and
 // reconvergence per entry made the epilogue ~34 instructions an entry).
-template <bool ReadsC, bool AllNormal, int Batch, class Policy, class Strip>
+template <bool ReadsC, bool AllNormal, int Batch, class Policy, class Strip, class Sink>
 __device__ __forceinline__ void write_batch(const Strip& strip, const FusedGemmParams& p, const StripRows& rows,
                                             index_t col0, int lane, int j0, const bool (&col_written)[Batch][2],
-                                            const int (&col_exponent)[Batch][2]) {
+                                            const int (&col_exponent)[Batch][2], const Sink& sink) {
   constexpr int lo_scale_log2 = policy_traits<Policy>::lo_scale_log2;
 #pragma unroll
   for (int b = 0; b < Batch; ++b)
 #pragma unroll
     for (int w = 0; w < 2; ++w) {
       const index_t col = col0 + (j0 + b) * 8 + (lane % 4) * 2 + w;
-      float* c_col = p.c + (col < p.n ? col : 0) * p.ldc;
+      const bool col_inside = col < p.n;
+      float* c_col = p.c + (col_inside ? col : 0) * p.ldc;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const float main = strip.main(j0 + b, h, w), correction = strip.correction(j0 + b, h, w);
         const int exponent = rows.exponent[h] + col_exponent[b][w];
         const float v = AllNormal ? add_correction(main, correction, lo_scale_log2) * numerics::pow2_normal(exponent)
                                   : combine_accumulators(main, correction, lo_scale_log2, exponent);
-        float* c = c_col + rows.row[h];
-        if (col_written[b][w] && rows.written[h]) *c = alpha_beta<ReadsC>(v, p.alpha, p.beta, c);
+        sink.template put<ReadsC>(p, c_col + rows.row[h], v, col_written[b][w] && rows.written[h],
+                                  col_inside && rows.inside[h], j0 + b, h, w);
       }
     }
 }
@@ -74,10 +99,10 @@ __device__ __forceinline__ void write_batch(const Strip& strip, const FusedGemmP
 // that a batch waits for one load latency instead of one per column. (Per-entry
 // loads behind branches, and ldexpf inline, made the Hopper kernel's epilogue
 // ~17 us a tile at ~47 instructions an entry.)
-template <bool ReadsC, class Policy, class Strip>
+template <bool ReadsC, class Policy, class Strip, class Sink>
 __device__ __forceinline__ void write_strip(const Strip& strip, const FusedGemmParams& p, const StripRows& rows,
-                                            index_t col0, int lane) {
-  constexpr int batch = 4;  // n8 blocks: 8 columns, 16 loads in flight (a batch of 8 spilled in one instance)
+                                            index_t col0, int lane, const Sink& sink) {
+  constexpr int batch = strip_batch;
   static_assert(Strip::n8_blocks % batch == 0, "whole batches");
 #pragma unroll
   for (int j0 = 0; j0 < Strip::n8_blocks; j0 += batch) {
@@ -102,21 +127,22 @@ __device__ __forceinline__ void write_strip(const Strip& strip, const FusedGemmP
 #pragma unroll
         for (int h = 0; h < 2; ++h) normal &= numerics::is_normal_pow2(rows.exponent[h] + col_exponent[b][w]);
     if (__all_sync(0xffffffffu, normal))
-      write_batch<ReadsC, true, batch, Policy>(strip, p, rows, col0, lane, j0, col_written, col_exponent);
+      write_batch<ReadsC, true, batch, Policy>(strip, p, rows, col0, lane, j0, col_written, col_exponent, sink);
     else
-      write_batch<ReadsC, false, batch, Policy>(strip, p, rows, col0, lane, j0, col_written, col_exponent);
+      write_batch<ReadsC, false, batch, Policy>(strip, p, rows, col0, lane, j0, col_written, col_exponent, sink);
+    sink.end_batch(j0 / batch);
   }
 }
 
-// The strip whose first row is row0 and first column col0.
-template <class Policy, class Strip>
+// The strip whose first row is row0 and first column col0, into `sink` (C itself by default).
+template <class Policy, class Strip, class Sink = StoreToC>
 __device__ __forceinline__ void write_strip(const Strip& strip, const FusedGemmParams& p, index_t row0, index_t col0,
-                                            int lane) {
+                                            int lane, const Sink& sink = Sink{}) {
   const StripRows rows = strip_rows<Policy>(p, row0, lane);
   if (p.beta == 0.0f)
-    write_strip<false, Policy>(strip, p, rows, col0, lane);
+    write_strip<false, Policy>(strip, p, rows, col0, lane, sink);
   else
-    write_strip<true, Policy>(strip, p, rows, col0, lane);
+    write_strip<true, Policy>(strip, p, rows, col0, lane, sink);
 }
 
 }  // namespace egemm::cuda

@@ -1,16 +1,23 @@
 // Which fused kernel runs: the sm_90a TMA + wgmma kernel on an sm_90 GPU when
 // the build holds sm_90a code (FP16 and TF32 pieces), the mma.sync kernel
 // otherwise or when EGEMM_SM90_KERNEL=0 asks for it, EmulatedFP32's cp.async
-// wgmma kernel with EGEMM_SM90_KERNEL=cp_async; all within the bound.
+// wgmma kernel with EGEMM_SM90_KERNEL=cp_async; all within the bound. The
+// Hopper kernel's two epilogues (C staged for TMA stores, or written from
+// registers) give the same bits.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
+#include "backends/cuda/sm90/tensor_maps.hpp"
+#include "egemm/path_selection.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
 #include "device_support.hpp"
 
@@ -149,6 +156,83 @@ TEST(CudaFusedKernel, StreamKTailStaysWithinTheBoundAndRepeatsBitForBit) {
       first = dc.download();
     else
       EXPECT_TRUE(dc.download() == first) << "the stream-K tail's sums changed from one run to the next";
+  }
+}
+
+// All of C (padding rows included) after EmulatedFP32 on device copies of
+// a, b and c_in, C placed `offset` floats into its buffer and followed by
+// NaN columns, which must stay as they were (a box clipped wrongly at n
+// would write there).
+std::vector<float> device_c(const test::Matrix& a, const test::Matrix& b, const std::vector<float>& c_in, index_t m,
+                            index_t n, index_t k, index_t ldc, float beta, std::size_t offset = 0) {
+  constexpr index_t guard_columns = 40;
+  const test::DeviceBuffer<float> da(a.data), db(b.data);
+  std::vector<float> buffer(offset, 0.0f);
+  buffer.insert(buffer.end(), c_in.begin(), c_in.end());
+  buffer.resize(buffer.size() + static_cast<std::size_t>(guard_columns * ldc), std::numeric_limits<float>::quiet_NaN());
+  const test::DeviceBuffer<float> dc(buffer);
+  gemm(EmulatedFP32{}, 'N', 'T', m, n, k, 0.75f, da.get(), a.ld, db.get(), b.ld, beta, dc.get() + offset, ldc,
+       cudaStream_t{});
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  const std::vector<float> after = dc.download();
+  const auto c_begin = after.begin() + static_cast<std::ptrdiff_t>(offset);
+  const auto c_end = c_begin + static_cast<std::ptrdiff_t>(c_in.size());
+  EXPECT_EQ(std::memcmp(&*c_end, &buffer[static_cast<std::size_t>(c_end - after.begin())],
+                        static_cast<std::size_t>(after.end() - c_end) * sizeof(float)),
+            0)
+      << "columns past n were written";
+  return {c_begin, c_end};
+}
+
+bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
+}
+
+// The staged epilogue (each consumer's part of C through the tile's last
+// stage and TMA stores; C 16-byte aligned, ldc a multiple of 4) and the one
+// writing C from registers (EGEMM_SM90_C_STORE=registers, or a C TMA cannot
+// address) do the same arithmetic: the same bits in all of C, padding rows
+// included, on every tile. m and n end inside tiles (and inside a 32-row
+// box); beta != 0 over an Inf column and a wide row recomputed in float64,
+// entries the kernel must leave as they were for the passes after it;
+// beta = 0 over NaN, which must not leak in. And within the bound.
+TEST(CudaFusedKernel, StagedAndRegisterEpiloguesWriteTheSameBits) {
+  EGEMM_REQUIRE_GPU();
+  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
+  std::mt19937_64 gen(test::fresh_seed());
+  const index_t m = 1000, n = 700, k = 300, ldc = 1004;
+  test::Matrix a = test::random_matrix(m, k, gen()), b = test::random_matrix(n, k, gen());
+  a(17, 5) = 3e-12f;                                     // a wide row: float64 entries after the kernel
+  b(333, 9) = std::numeric_limits<float>::infinity();    // an Inf column: FP32's entries after the kernel
+  ASSERT_EQ(emulated_fp32_path('N', 'T', m, n, k, a.ptr(), a.ld, b.ptr(), b.ld), EmulationPath::fp16_scaled);
+  const test::Matrix c = test::random_matrix(m, n, gen(), ldc);  // NaN in the padding rows
+  const std::vector<float> nan_c(c.data.size(), std::numeric_limits<float>::quiet_NaN());
+  {
+    const test::DeviceBuffer<float> aligned(16), shifted(17);
+    const GemmArgs on = make_gemm_args("test", 'N', 'T', m, n, k, 1.0f, a.ptr(), a.ld, b.ptr(), b.ld, 0.0f, aligned.get(), ldc);
+    const GemmArgs off = make_gemm_args("test", 'N', 'T', m, n, k, 1.0f, a.ptr(), a.ld, b.ptr(), b.ld, 0.0f, shifted.get() + 1, ldc);
+    ASSERT_TRUE(cuda::hopper::c_map_possible(on)) << "this C should take the staged epilogue";
+    ASSERT_FALSE(cuda::hopper::c_map_possible(off)) << "C 4 bytes off a 16-byte boundary cannot be a TMA tensor";
+  }
+  for (int i = 0; i < cuda::hopper::emulated_fp32_tile_count; ++i) {
+    const char* name = cuda::hopper::emulated_fp32_tiles[i].name;
+    SCOPED_TRACE(name);
+    const test::ScopedEnv forced("EGEMM_SM90_TILE", name);
+    for (const float beta : {-1.5f, 0.0f}) {
+      SCOPED_TRACE("beta = " + std::to_string(beta));
+      const std::vector<float>& c_in = beta == 0.0f ? nan_c : c.data;
+      const std::vector<float> staged = device_c(a, b, c_in, m, n, k, ldc, beta);
+      std::vector<float> from_registers;
+      {
+        const test::ScopedEnv registers("EGEMM_SM90_C_STORE", "registers");
+        from_registers = device_c(a, b, c_in, m, n, k, ldc, beta);
+      }
+      EXPECT_TRUE(same_bits(staged, from_registers)) << "the staged epilogue's C differs from the register one's";
+      EXPECT_TRUE(same_bits(staged, device_c(a, b, c_in, m, n, k, ldc, beta, 1)))
+          << "C one float off a 16-byte boundary (written from registers) differs";
+      if (::testing::Test::HasFailure()) return;
+    }
+    test::check_device_gemm(EmulatedFP32{}, {'T', 'N', 1000, 300, 200, -1.0f, 0.5f, 4});  // ldc = 1004: staged
   }
 }
 

@@ -24,14 +24,15 @@ using hopper::TmaLaunch;
 constexpr int cmin(int a, int b) { return a < b ? a : b; }
 
 // The other policies' tile: 128 x 128 blocks, one per SM, as many stages as
-// fit 227 KiB (3 with two pieces, 7 with one: Half); TF32 pieces for
-// FullRangeTF32x3.
+// fit 227 KiB beside the epilogue's buffers (3 with two pieces, 6 with one:
+// Half); TF32 pieces for FullRangeTF32x3.
 template <class Policy, int Cluster>
 struct DefaultTile {
   static constexpr int pieces = policy_traits<Policy>::pieces_per_operand;
   static constexpr int element_bytes = policy_traits<Policy>::split == SplitRule::tf32 ? 4 : 2;
-  static constexpr int stages =
-      cmin(8, (227 * 1024 - model::hopper_smem_alignment - 16 * 8) / model::stage_bytes({"", 128, 128, 2, 1}, pieces));
+  static constexpr model::HopperTile shape{"", 128, 128, 2, 1};
+  static constexpr int stages = cmin(8, (227 * 1024 - model::hopper_smem_alignment - model::epilogue_bytes(shape) - 16 * 8) /
+                                            model::stage_bytes(shape, pieces));
   using type = hopper::Sm90Tile<pieces, 128, 128, stages, 1, Cluster, element_bytes>;
 };
 static_assert(std::is_same_v<DefaultTile<EmulatedFP32, 1>::type, EmulatedFP32Tile<0>>,

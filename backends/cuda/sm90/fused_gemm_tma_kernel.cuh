@@ -5,7 +5,9 @@
 //   WarpgroupAccumulators: a consumer warpgroup's 64 x bn part of C, every product
 //                         term as wgmmas from shared memory, the per-k-tile fold
 //   epilogue            : combine accumulators, undo the scaling, alpha/beta
-//                         (strip_epilogue.cuh, shared with the mma.sync kernel)
+//                         (strip_epilogue.cuh, shared with the mma.sync kernel),
+//                         staged 32 columns at a time in shared memory and
+//                         stored by TMA (StagedC), or written from registers
 //   stream-K tail       : the last partial wave's tiles spread by k over every
 //                         slot, partial sums to global memory, added by
 //                         stream_k_fixup_kernel (egemm/model/stream_k_tail.hpp)
@@ -59,6 +61,13 @@ struct Sm90Tile {
   static constexpr int b_box_rows = bn / cluster;  // the rows of op(B) one block loads (and multicasts)
   static constexpr int stage_bytes = model::stage_bytes(shape, pieces);
   static constexpr int smem_bytes = model::smem_bytes(shape, pieces);
+  // The staged epilogue (StagedC): each consumer's buffers after the ring.
+  // Not with TF32 pieces: that kernel runs at the 240-register cap, and with
+  // both epilogues in it ptxas spilled ~1 KB.
+  static constexpr bool stages_c = ElementBytes == 2;
+  static constexpr int epilogue_buffers = model::epilogue_buffers(shape);
+  static constexpr int epilogue_bytes = model::epilogue_bytes(shape);
+  static_assert(consumers <= 2, "a named barrier per consumer warpgroup: 1 and 2");
   static constexpr int producer_registers = model::producer_registers(shape);
   static constexpr int consumer_registers = model::consumer_registers(shape);
   static_assert(stage_bytes == pieces * (a_box_bytes + b_box_bytes), "the model's stage is the ring's");
@@ -151,8 +160,13 @@ struct StageRing {
   __device__ __forceinline__ unsigned char* b(int stage, int piece) const {
     return base + stage * Tile::stage_bytes + Tile::pieces * Tile::a_box_bytes + piece * Tile::b_box_bytes;
   }
+  // Buffer `buffer` of consumer `consumer`'s staged epilogue (1 KiB-aligned, as the swizzle needs).
+  __device__ __forceinline__ unsigned char* epilogue(int consumer, int buffer) const {
+    return base + Tile::stages * Tile::stage_bytes +
+           (consumer * Tile::epilogue_buffers + buffer) * model::hopper_epilogue_buffer_bytes;
+  }
   __device__ __forceinline__ std::uint64_t* full(int stage) const {
-    return reinterpret_cast<std::uint64_t*>(base + Tile::stages * Tile::stage_bytes) + stage;
+    return reinterpret_cast<std::uint64_t*>(base + Tile::stages * Tile::stage_bytes + Tile::epilogue_bytes) + stage;
   }
   __device__ __forceinline__ std::uint64_t* empty(int stage) const { return full(Tile::stages) + stage; }
 };
@@ -333,6 +347,78 @@ __device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Til
   write_strip<Policy>(WgmmaStrip<Policy, Tile>{acc}, p, row0 + thread / 32 * 16, col0, thread % 32);
 }
 
+// Consumer warpgroup c's own barrier (named barrier 1 + c).
+__device__ __forceinline__ void consumer_sync(int consumer) {
+  if (consumer == 0)
+    warpgroup_sync<1>();
+  else
+    warpgroup_sync<2>();
+}
+
+// The staged epilogue's sink (strip_epilogue.cuh): a consumer warpgroup's
+// 64 x bn part of C goes through its buffers 32 columns (one batch of the
+// strip's walk) at a time, each buffer two TMA boxes of 32 rows x 32 columns
+// of c_map. A column of a box is one 128-byte line whose 16-byte chunks are
+// swizzled by the line (chunk ^ column % 8), so each store of a warp (8 rows
+// x 4 columns) hits 32 different banks. Lane l of warp w holds, of batch b's
+// n8 block jb, the entry in box w / 2 at row r = (w % 2) 16 + 8 h + l / 4 and
+// column 8 jb + 2 (l % 4) + w', at
+//   column 128 + ((r / 4) ^ (column % 8)) 16 + (r % 4) 4,
+// where (r / 4) ^ (column % 8) = chunk ^ (2 h + w') with the lane's own
+// chunk = ((w % 2) 4 + l / 16) ^ 2 (l % 4) (the terms in h and w' occupy
+// bits the others leave zero).
+// Entries the kernel must not change (left to the special-value pass) carry
+// C's old value when beta != 0; when beta == 0 that pass does not read C,
+// so any value will do. After a batch: the warpgroup's entries are visible
+// to the TMA unit, then one thread stores the two boxes; with two buffers it
+// first waits until the store before has read the other buffer (the next
+// batch's), with one until this store has read its own.
+template <class Tile>
+struct StagedC {
+  static_assert(strip_batch * 8 == model::hopper_epilogue_cols, "a batch of the strip's walk fills one buffer");
+  StageRing<Tile> ring;
+  const CUtensorMap* map;
+  int consumer, thread, row0, col0;  // row0, col0: the warpgroup's first entry in C
+  std::uint32_t lane_base, chunk;    // this lane's entry (jb = h = w' = 0) in buffer 0 without its chunk; its chunk
+
+  __device__ __forceinline__ StagedC(const StageRing<Tile>& r, const CUtensorMap* c_map, int consumer_, int thread_,
+                                     index_t row, index_t col)
+      : ring(r), map(c_map), consumer(consumer_), thread(thread_), row0(static_cast<int>(row)),
+        col0(static_cast<int>(col)) {
+    const int warp = thread / 32, lane = thread % 32, column = 2 * (lane % 4);
+    lane_base = smem_u32(ring.epilogue(consumer, 0) + (warp / 2) * model::hopper_epilogue_cols * 128 + column * 128 +
+                         lane / 4 % 4 * 4);
+    chunk = static_cast<std::uint32_t>(((warp % 2) * 4 + lane / 16) ^ column);
+  }
+  template <bool ReadsC>
+  __device__ __forceinline__ void put(const FusedGemmParams& p, float* c, float v, bool written, bool inside, int j,
+                                      int h, int w) const {
+    float out = p.alpha * v;  // alpha_beta<false>
+    if constexpr (ReadsC) {
+      const float old = inside ? *c : 0.0f;
+      out = written ? ::fmaf(p.alpha, v, p.beta * old) : old;  // alpha_beta<true>
+    }
+    const int buffer = j / strip_batch % Tile::epilogue_buffers, jb = j % strip_batch;
+    const std::uint32_t at = lane_base + buffer * model::hopper_epilogue_buffer_bytes + jb * 1024 + w * 128 +
+                             ((chunk ^ (2 * h + w)) << 4);
+    asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(at), "f"(out) : "memory");
+  }
+  __device__ __forceinline__ void end_batch(int batch) const {
+    unsigned char* buffer = ring.epilogue(consumer, batch % Tile::epilogue_buffers);
+    fence_proxy_async_shared();  // this thread's entries, visible to the TMA unit
+    if (Tile::epilogue_buffers > 1 && thread == 0) bulk_wait_read<0>();  // the other buffer is free again
+    consumer_sync(consumer);
+    if (thread == 0) {
+      const int col = col0 + batch * model::hopper_epilogue_cols;
+      tma_store_2d(map, buffer, row0, col);
+      tma_store_2d(map, buffer + model::hopper_epilogue_cols * 128, row0 + 32, col);
+      bulk_commit();
+      if (Tile::epilogue_buffers == 1) bulk_wait_read<0>();
+    }
+    if (Tile::epilogue_buffers == 1) consumer_sync(consumer);
+  }
+};
+
 // Partial-sum buffer `buffer` of one consumer warpgroup of block `rank` (layout: StreamKArgs).
 template <class Policy, class Tile>
 __device__ __forceinline__ float4* partial_sums(const StreamKArgs& sk, int buffer, int rank, int consumer) {
@@ -370,7 +456,7 @@ template <class Policy, class Tile>
 __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     tma_wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_hi, const __grid_constant__ CUtensorMap a_lo,
                            const __grid_constant__ CUtensorMap b_hi, const __grid_constant__ CUtensorMap b_lo,
-                           const FusedGemmParams p, const StreamKArgs sk) {
+                           const __grid_constant__ CUtensorMap c_map, const FusedGemmParams p, const StreamKArgs sk) {
   // Only the sm_90a pass has wgmma/setmaxnreg; the sm_80 pass compiles an
   // empty body that the host never launches (fused_gemm_tma.cu checks the
   // binary's version first).
@@ -400,6 +486,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
       tma_prefetch_descriptor(maps.a[piece]);
       tma_prefetch_descriptor(maps.b[piece]);
     }
+    if (Tile::stages_c && p.c_through_tma) tma_prefetch_descriptor(&c_map);
   }
   if constexpr (Tile::cluster > 1)
     cluster_sync();  // the peer's barriers are initialised before any multicast or remote arrival
@@ -444,11 +531,15 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     wgmma_wait<0>();
     acc.fence_all();
     release(ring, previous, thread);  // the producer may load the next tile's k-tiles meanwhile
-    if (s.part < 0)
+    if (s.part < 0 && Tile::stages_c && p.c_through_tma)
+      write_strip<Policy>(WgmmaStrip<Policy, Tile>{acc}, p, row0 + thread / 32 * 16, col0, thread % 32,
+                          StagedC<Tile>(ring, &c_map, consumer, thread, row0, col0));
+    else if (s.part < 0)
       epilogue<Policy, Tile>(acc, p, row0, col0, thread);
     else
       store_partial(acc, partial_sums<Policy, Tile>(sk, 2 * schedule.slot + s.part, schedule.rank, consumer), thread);
   }
+  if (Tile::stages_c && p.c_through_tma && thread == 0) bulk_wait<0>();  // C's last boxes are written out
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
 #endif
 }

@@ -90,6 +90,13 @@ bool split_tail(const GemmArgs& g) {
       .splits_tail;
 }
 
+// The staged epilogue (C through shared memory and TMA stores) unless
+// EGEMM_SM90_C_STORE=registers, for A/B timing and the tests.
+inline bool c_through_tma_requested() {
+  const char* v = std::getenv("EGEMM_SM90_C_STORE");
+  return v == nullptr || std::strcmp(v, "registers") != 0;
+}
+
 template <class Policy, class Tile>
 void launch_tma_tile(const TmaLaunch& l) {
   const auto kernel = kernel_of<Policy, Tile>();
@@ -107,6 +114,8 @@ void launch_tma_tile(const TmaLaunch& l) {
   const CUtensorMap b_hi = piece_map(l.b.piece[0], l.b, Tile::b_box_rows, e);
   const CUtensorMap a_lo = Tile::pieces > 1 ? piece_map(l.a.piece[1], l.a, Tile::bm, e) : a_hi;
   const CUtensorMap b_lo = Tile::pieces > 1 ? piece_map(l.b.piece[1], l.b, Tile::b_box_rows, e) : b_hi;
+  p.c_through_tma = Tile::stages_c && c_through_tma_requested() && c_map_possible(l.g);
+  const CUtensorMap c_out = p.c_through_tma ? c_map(l.g, model::hopper_epilogue_cols) : a_hi;  // unused otherwise
   // Persistent: slots (clusters of Tile::cluster blocks) take tiles (pairs of m-tiles) in turn.
   const int work = (p.tiles_m + Tile::cluster - 1) / Tile::cluster * p.tiles_n;
   const int slots = std::min(work, persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work);
@@ -124,7 +133,7 @@ void launch_tma_tile(const TmaLaunch& l) {
   cudaLaunchAttribute attributes[2];
   const cudaLaunchConfig_t config =
       tile_launch_config<Tile>(static_cast<long long>(slots) * Tile::cluster, l.stream, attributes);
-  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, p, sk));
+  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, c_out, p, sk));
   if (sk.tail.splits()) {
     constexpr int blocks_per_tile = Tile::cluster * Tile::consumers * Tile::bn / 8;  // one per consumer and n8 block
     launch_dependent(stream_k_fixup_kernel<Policy, Tile>, dim3(sk.tail.rest() * blocks_per_tile), 128, 0, l.stream,

@@ -55,6 +55,16 @@ __device__ __forceinline__ std::uint32_t cluster_cta_rank() {
   return r;
 }
 
+// The 128 threads of one warpgroup meet at named barrier `Id` (1..15; 0 is
+// __syncthreads): a consumer warpgroup syncs without the other warpgroups.
+// The id is an immediate: with a register id ptxas reserves all 16 barriers,
+// and two blocks could no longer share an SM.
+template <int Id>
+__device__ __forceinline__ void warpgroup_sync() {
+  static_assert(Id >= 1 && Id < 16, "named barriers 1..15");
+  asm volatile("bar.sync %0, 128;\n" ::"n"(Id) : "memory");
+}
+
 // Spins until the phase of parity `parity` has completed (try_wait suspends
 // the thread for a while in hardware, so the loop does not hammer the barrier).
 __device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {

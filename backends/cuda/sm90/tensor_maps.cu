@@ -2,6 +2,7 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
+#include <cstdint>
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
@@ -40,6 +41,28 @@ CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, i
   if (r != CUDA_SUCCESS)
     throw device_error("egemm::gemm (CUDA): cuTensorMapEncodeTiled failed (" + std::to_string(static_cast<int>(r)) +
                        ") for a " + std::to_string(op.rows_pad) + " x " + std::to_string(op.depth_pad) + " piece");
+  return map;
+}
+
+bool c_map_possible(const GemmArgs& g) {
+  constexpr index_t coordinate_limit = (index_t{1} << 31) - 256;  // box coordinates are int32, a tile past the end
+  return reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 && g.ldc % 4 == 0 && g.m % 4 == 0 && g.m > 0 && g.n > 0 &&
+         g.m < coordinate_limit && g.n < coordinate_limit;
+}
+
+CUtensorMap c_map(const GemmArgs& g, int box_cols) {
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(g.m), static_cast<cuuint64_t>(g.n)};
+  const cuuint64_t col_stride[1] = {static_cast<cuuint64_t>(g.ldc) * sizeof(float)};
+  const cuuint32_t box[2] = {32, static_cast<cuuint32_t>(box_cols)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = tensor_map_encoder()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g.c, dims, col_stride, box,
+                                          element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                          CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw device_error("egemm::gemm (CUDA): cuTensorMapEncodeTiled failed (" + std::to_string(static_cast<int>(r)) +
+                       ") for C, " + std::to_string(g.m) + " x " + std::to_string(g.n) + " with ldc " +
+                       std::to_string(g.ldc));
   return map;
 }
 

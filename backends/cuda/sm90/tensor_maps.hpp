@@ -1,9 +1,11 @@
-// TMA tensor maps of the split pieces, as the Hopper kernel's boxes read them.
+// TMA tensor maps of the split pieces, as the Hopper kernel's boxes read
+// them, and of C, as its staged epilogue writes it.
 #pragma once
 
 #include <cuda.h>
 
 #include "backends/cuda/split_operand.hpp"
+#include "egemm/gemm_args.hpp"
 
 namespace egemm::cuda::hopper {
 
@@ -11,5 +13,16 @@ namespace egemm::cuda::hopper {
 // of 128 bytes of k (64 FP16 or 32 TF32 values) x `box_rows` rows,
 // 128B-swizzled as the wgmma descriptors read them.
 CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, int element_bytes);
+
+// Whether TMA can store boxes of C: its base 16-byte aligned, ldc a multiple
+// of 4 floats (TMA's stride unit is 16 bytes), and so is m: TMA clips a box
+// at m only to whole 16 bytes, and wrote padding rows m .. (m + 3) / 4 * 4 - 1
+// otherwise (session 9, run 2). Otherwise the kernel writes C from registers.
+bool c_map_possible(const GemmArgs& g);
+
+// C (m x n, column-major, ldc) as boxes of 32 rows (128 bytes) x `box_cols`
+// columns, 128B-swizzled: the layout the staged epilogue writes
+// (fused_gemm_tma_kernel.cuh, StagedC). Boxes clip at m and n.
+CUtensorMap c_map(const GemmArgs& g, int box_cols);
 
 }  // namespace egemm::cuda::hopper

@@ -1,7 +1,8 @@
-// TMA (cp.async.bulk.tensor) loads of one 2-D box of a split piece into
-// shared memory, completed on an mbarrier. The tensor map (host side:
-// sm90/tensor_map.hpp) carries the 128-byte swizzle the wgmma descriptors
-// expect. Device code only; used inside the sm_90a guard.
+// TMA (cp.async.bulk.tensor): loads of one 2-D box of a split piece into
+// shared memory, completed on an mbarrier, and stores of a box of C from
+// shared memory, completed in bulk groups. The tensor maps (host side:
+// sm90/tensor_maps.hpp) carry the 128-byte swizzle the wgmma descriptors and
+// the staged epilogue use. Device code only; used inside the sm_90a guard.
 #pragma once
 
 #include <cuda.h>
@@ -30,6 +31,35 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* smem, const CUtensor
       " [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(smem_u32(smem)),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_u32(bar)), "r"(k), "r"(row), "h"(cta_mask)
       : "memory");
+}
+
+// The box at (row, col) of `map` (C, rows contiguous) from `smem`, in this
+// thread's current bulk group. Parts of the box outside the tensor are not written.
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* smem, int row, int col) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(smem_u32(smem)), "r"(row), "r"(col)
+               : "memory");
+}
+
+// Closes this thread's bulk stores issued since the last commit into one group.
+__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+
+// Waits until at most `Pending` of this thread's bulk groups are still reading shared memory.
+template <int Pending>
+__device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(Pending) : "memory");
+}
+
+// Waits until at most `Pending` of this thread's bulk groups are still writing global memory.
+template <int Pending>
+__device__ __forceinline__ void bulk_wait() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(Pending) : "memory");
+}
+
+// Makes this thread's ordinary shared-memory writes visible to the async proxy (a TMA store reads them).
+__device__ __forceinline__ void fence_proxy_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
 // A hint: the line holding p into L1 (no register; p must be a valid global address).

@@ -94,9 +94,20 @@ inline constexpr int hopper_smem_bytes_per_clock = 128;
 constexpr int consumers(const HopperTile& t) { return t.bm / 64; }
 constexpr int threads(const HopperTile& t) { return 128 * (1 + consumers(t)); }
 constexpr int stage_bytes(const HopperTile& t, int pieces) { return pieces * (t.bm + t.bn) * hopper_bk * 2; }
-// The ring, its full and empty mbarriers, and slack to align it to 1 KiB.
+// The staged epilogue (C through shared memory and TMA stores): each
+// consumer warpgroup fills buffers of 64 rows x 32 columns of FP32 (8 KiB)
+// in turn, two so that one fills while the TMA unit reads the other; one
+// where two blocks share an SM (two would not fit beside both rings).
+inline constexpr int hopper_epilogue_cols = 32;
+inline constexpr int hopper_epilogue_buffer_bytes = 64 * hopper_epilogue_cols * 4;
+constexpr int epilogue_buffers(const HopperTile& t) { return t.blocks_per_sm > 1 ? 1 : 2; }
+constexpr int epilogue_bytes(const HopperTile& t) {
+  return consumers(t) * epilogue_buffers(t) * hopper_epilogue_buffer_bytes;
+}
+// The ring, the epilogue's buffers, the ring's full and empty mbarriers, and
+// slack to align it to 1 KiB.
 constexpr int smem_bytes(const HopperTile& t, int pieces) {
-  return hopper_smem_alignment + t.stages * stage_bytes(t, pieces) + 2 * t.stages * 8;
+  return hopper_smem_alignment + t.stages * stage_bytes(t, pieces) + epilogue_bytes(t) + 2 * t.stages * 8;
 }
 
 // Registers. At launch every thread gets 64K / (threads x blocks) (ptxas
