@@ -46,8 +46,8 @@ struct StoreToC {
   __device__ __forceinline__ void end_batch(int) const {}
 };
 
-// n8 blocks per batch of the walk below: 8 columns, 16 loads in flight (a
-// batch of 8 spilled in one instance).
+// n8 blocks per batch of the walk below: 8 columns a lane (32 a warp), 16
+// loads in flight (a batch of 8 spilled in one instance).
 inline constexpr int strip_batch = 4;
 
 template <class Policy>

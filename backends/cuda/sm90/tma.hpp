@@ -34,7 +34,9 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* smem, const CUtensor
 }
 
 // The box at (row, col) of `map` (C, rows contiguous) from `smem`, in this
-// thread's current bulk group. Parts of the box outside the tensor are not written.
+// thread's current bulk group. Parts of the box outside the tensor are not
+// written, but along the contiguous dimension only in whole 16 bytes (see
+// c_map_possible).
 __device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* smem, int row, int col) {
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
                    reinterpret_cast<std::uint64_t>(map)),
