@@ -393,10 +393,12 @@ struct StagedC {
   template <bool ReadsC>
   __device__ __forceinline__ void put(const FusedGemmParams& p, float* c, float v, bool written, bool inside, int j,
                                       int h, int w) const {
-    float out = p.alpha * v;  // alpha_beta<false>
+    float out;
     if constexpr (ReadsC) {
       const float old = inside ? *c : 0.0f;
-      out = written ? ::fmaf(p.alpha, v, p.beta * old) : old;  // alpha_beta<true>
+      out = written ? alpha_beta<true>(v, p.alpha, p.beta, &old) : old;
+    } else {
+      out = alpha_beta<false>(v, p.alpha, p.beta, c);
     }
     const int buffer = j / strip_batch % Tile::epilogue_buffers, jb = j % strip_batch;
     const std::uint32_t at = lane_base + buffer * model::hopper_epilogue_buffer_bytes + jb * 1024 + w * 128 +
@@ -472,6 +474,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   // second block reads zeros past op(A) and writes nothing).
   const TileSchedule<Tile> schedule(p, sk.tail, Tile::cluster > 1 ? static_cast<int>(cluster_cta_rank()) : 0);
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
+  const bool staged_c = Tile::stages_c && p.c_through_tma;  // C through StagedC, else from registers
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < Tile::stages; ++s) {
@@ -486,7 +489,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
       tma_prefetch_descriptor(maps.a[piece]);
       tma_prefetch_descriptor(maps.b[piece]);
     }
-    if (Tile::stages_c && p.c_through_tma) tma_prefetch_descriptor(&c_map);
+    if (staged_c) tma_prefetch_descriptor(&c_map);
   }
   if constexpr (Tile::cluster > 1)
     cluster_sync();  // the peer's barriers are initialised before any multicast or remote arrival
@@ -531,7 +534,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     wgmma_wait<0>();
     acc.fence_all();
     release(ring, previous, thread);  // the producer may load the next tile's k-tiles meanwhile
-    if (s.part < 0 && Tile::stages_c && p.c_through_tma)
+    if (s.part < 0 && staged_c)
       write_strip<Policy>(WgmmaStrip<Policy, Tile>{acc}, p, row0 + thread / 32 * 16, col0, thread % 32,
                           StagedC<Tile>(ring, &c_map, consumer, thread, row0, col0));
     else if (s.part < 0)
@@ -539,7 +542,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     else
       store_partial(acc, partial_sums<Policy, Tile>(sk, 2 * schedule.slot + s.part, schedule.rank, consumer), thread);
   }
-  if (Tile::stages_c && p.c_through_tma && thread == 0) bulk_wait<0>();  // C's last boxes are written out
+  if (staged_c && thread == 0) bulk_wait<0>();  // C's last boxes are written out
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
 #endif
 }
