@@ -16,14 +16,16 @@ namespace {
 // FP32 accumulate) at 8192^3 on random data, a read of a buffer that stays in
 // L2. The load latency is fitted to the sweep's two-stage rings, the
 // epilogue's cost per entry to its one-k-tile shape (8192 x 8192 x 64, where
-// a tile is its epilogue: 7.3 us for 128 x 128 with its 64 entries per
-// consumer thread, i.e. ~0.095 us an entry after the k-tile, 2026-11-23).
+// a tile is its epilogue: 0.154 ms for 128 x 128 with its 64 entries per
+// consumer thread staged for TMA stores, i.e. ~0.057 us an entry after the
+// k-tile; 0.095 with the stores from registers before their fixes;
+// perf_tests/results/2026-11-24-h100-tma-store-epilogue.md, run 10).
 constexpr double h100_clock_hz = 1.98e9;
 constexpr double h100_sms_x_clock = 132 * h100_clock_hz;
 constexpr double h100_tensor_flop_per_s = 750e12;
 constexpr double h100_l2_bytes_per_s = 7.0e12;
 constexpr double h100_load_latency_s = 0.12e-6;
-constexpr double h100_epilogue_s_per_entry = 0.095e-6;
+constexpr double h100_epilogue_s_per_entry = 0.057e-6;
 // The stream-K fixup's launch behind the kernel on the same stream (a guess
 // of the gap between dependent launches, checked against the tail's measured
 // gain in perf_tests/results/2026-11-23-h100-stream-k.md).
