@@ -7,8 +7,9 @@
 // k-tiles of 64 into a ring of `stages` buffers, bm / 64 consumer
 // warpgroups each own a 64 x bn part of C in wgmma accumulators.
 //
-//  fits     : shared memory (the ring) and registers (every consumer thread
-//             holds `sums` accumulators of bn / 2 floats after setmaxnreg)
+//  fits     : shared memory (the ring and the epilogue's buffers) and
+//             registers (every consumer thread holds `sums` accumulators of
+//             bn / 2 floats after setmaxnreg)
 //  k-tile   : the slowest of the tensor cores (products x 2 bm bn 64 flops at
 //             the SM's share of the measured FP16 rate), L2 -> shared memory
 //             (pieces x (bm + bn / cluster) x 128 bytes: a cluster pair
@@ -22,8 +23,9 @@
 //             start) remain: a shallow ring paces the loop at
 //             (latency + transfer + first group) / (stages - 1) per k-tile
 //  tile     : k-tiles x that + the epilogue: each consumer thread unscales
-//             and writes its bn / 2 entries at a measured cost per entry
-//             (no faster than C at the SM's share of DRAM bandwidth); two
+//             and stages its bn / 2 entries for TMA stores at a measured
+//             cost per entry (no faster than C at the SM's share of DRAM
+//             bandwidth); two
 //             blocks sharing an SM run their epilogues side by side
 //  call     : the busiest SM's tiles (persistent blocks take tiles in turn;
 //             pairs of m-tiles in a cluster, as many pairs as the GPU's GPCs
