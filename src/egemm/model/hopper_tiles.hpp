@@ -25,8 +25,8 @@
 //  tile     : k-tiles x that + the epilogue: each consumer thread unscales
 //             and stages its bn / 2 entries for TMA stores at a measured
 //             cost per entry (no faster than C at the SM's share of DRAM
-//             bandwidth); two
-//             blocks sharing an SM run their epilogues side by side
+//             bandwidth); two blocks sharing an SM run their epilogues side
+//             by side
 //  call     : the busiest SM's tiles (persistent blocks take tiles in turn;
 //             pairs of m-tiles in a cluster, as many pairs as the GPU's GPCs
 //             place at once) + one load latency to fill the ring. A last,
