@@ -45,6 +45,27 @@ double median_seconds(F&& f, int reps, cudaStream_t stream) {
   return t[t.size() / 2];
 }
 
+// Seconds per call of `calls` calls of `f` queued back to back on `stream`
+// (events around the whole run, after two warm-up calls): the GPU never idles
+// between them, so a power-capped GPU stays at its cap, as in a stream of
+// calls. median_seconds' synchronised calls let it idle in between.
+template <class F>
+double queued_seconds(F&& f, int calls, cudaStream_t stream) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  for (int i = 0; i < 2; ++i) f();
+  check(cudaEventRecord(start, stream), "cudaEventRecord");
+  for (int i = 0; i < calls; ++i) f();
+  check(cudaEventRecord(stop, stream), "cudaEventRecord");
+  check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+  (void)cudaEventDestroy(start);
+  (void)cudaEventDestroy(stop);
+  return ms * 1e-3 / calls;
+}
+
 // Every thread reads 16-byte vectors, `passes` times over the buffer; the sum
 // goes to `sink` only if impossible, so the loads stay.
 __global__ void read_passes(const float4* x, std::size_t n, int passes, float* sink) {
