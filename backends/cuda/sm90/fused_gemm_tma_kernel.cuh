@@ -340,11 +340,12 @@ __device__ __forceinline__ void prefetch_epilogue_data(const FusedGemmParams& p,
   }
 }
 
-// The warpgroup's 64 x bn entries of C (rows row0.., columns col0..), a strip of 16 rows per warp.
-template <class Policy, class Tile>
+// The warpgroup's 64 x bn entries of C (rows row0.., columns col0..), a
+// strip of 16 rows per warp, into `sink` (C itself, or StagedC's buffers).
+template <class Policy, class Tile, class Sink = StoreToC>
 __device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Tile>& acc, const FusedGemmParams& p,
-                                         index_t row0, index_t col0, int thread) {
-  write_strip<Policy>(WgmmaStrip<Policy, Tile>{acc}, p, row0 + thread / 32 * 16, col0, thread % 32);
+                                         index_t row0, index_t col0, int thread, const Sink& sink = Sink{}) {
+  write_strip<Policy>(WgmmaStrip<Policy, Tile>{acc}, p, row0 + thread / 32 * 16, col0, thread % 32, sink);
 }
 
 // Consumer warpgroup c's own barrier (named barrier 1 + c).
@@ -535,8 +536,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     acc.fence_all();
     release(ring, previous, thread);  // the producer may load the next tile's k-tiles meanwhile
     if (s.part < 0 && staged_c)
-      write_strip<Policy>(WgmmaStrip<Policy, Tile>{acc}, p, row0 + thread / 32 * 16, col0, thread % 32,
-                          StagedC<Tile>(ring, &c_map, consumer, thread, row0, col0));
+      epilogue<Policy, Tile>(acc, p, row0, col0, thread, StagedC<Tile>(ring, &c_map, consumer, thread, row0, col0));
     else if (s.part < 0)
       epilogue<Policy, Tile>(acc, p, row0, col0, thread);
     else
