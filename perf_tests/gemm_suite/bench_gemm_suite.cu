@@ -38,7 +38,7 @@ std::vector<Shape> suite_shapes() {
   std::vector<Shape> out;
   for (int n : {1024, 2048, 4096, 8192, 16384}) out.push_back({n, n, n});
   for (int n : {1024, 2048, 4096, 8192}) out.push_back({n, n, 2 * n});      // (N, N, 2N)
-  for (int n : {1024, 2048, 4096}) out.push_back({4 * n, n, n});            // (4N, N, N)
+  for (int n : {1024, 2048, 4096, 8192}) out.push_back({4 * n, n, n});      // (4N, N, N)
   return out;
 }
 

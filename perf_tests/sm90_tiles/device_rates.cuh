@@ -8,9 +8,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace egemm::perf {
@@ -45,16 +47,47 @@ double median_seconds(F&& f, int reps, cudaStream_t stream) {
   return t[t.size() / 2];
 }
 
-// Seconds per call of `calls` calls of `f` queued back to back on `stream`
-// (events around the whole run, after two warm-up calls): the GPU never idles
-// between them, so a power-capped GPU stays at its cap, as in a stream of
-// calls. median_seconds' synchronised calls let it idle in between.
+// Seconds of one call of `f` on a rested GPU: the median of `reps` calls,
+// each timed by events after `rest` seconds of idling. A power-capped GPU
+// lowers its clock under load and raises it again only after a while idle, so
+// synchronised calls in a row are timed at whatever clock the work before
+// them left (the tile sweep's single block and pair swapped places by the
+// order they were timed in); a rest before every call makes each start as a
+// user's first call after idling would.
 template <class F>
-double queued_seconds(F&& f, int calls, cudaStream_t stream) {
+double rested_seconds(F&& f, int reps, double rest, cudaStream_t stream) {
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
-  for (int i = 0; i < 2; ++i) f();
+  f();  // first-call costs (module loading, workspaces) outside the timing
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(rest));
+    check(cudaEventRecord(start, stream), "cudaEventRecord");
+    f();
+    check(cudaEventRecord(stop, stream), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    t.push_back(ms * 1e-3);
+  }
+  (void)cudaEventDestroy(start);
+  (void)cudaEventDestroy(stop);
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Seconds per call of `calls` calls of `f` queued back to back on `stream`
+// (events around the whole run), after `warmup` calls queued the same way: the
+// GPU never idles, so a power-capped GPU reaches its cap during the warm-up
+// and holds it throughout, as in sustained use.
+template <class F>
+double queued_seconds(F&& f, int calls, int warmup, cudaStream_t stream) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  for (int i = 0; i < warmup; ++i) f();
   check(cudaEventRecord(start, stream), "cudaEventRecord");
   for (int i = 0; i < calls; ++i) f();
   check(cudaEventRecord(stop, stream), "cudaEventRecord");
