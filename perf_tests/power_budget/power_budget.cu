@@ -8,8 +8,11 @@
 // Per shape, each piece runs in a stream of calls queued back to back (after
 // a warm-up stream) while a thread reads the GPU's energy counter and SM clock
 // (NVML, nvml_energy.hpp) every 20 ms: the split alone, the gemm kernel alone
-// on the split operands (the model's tile), the whole call, cuBLAS SGEMM, and
-// the idle GPU. The whole call's C is checked against the float64 reference.
+// on the split operands (the model's tile), the whole call, cuBLAS SGEMM, the
+// idle GPU, and a plain copy of the split's bytes (A and B read, 4 bytes an
+// element written): the floor of what moving them costs, so that what a
+// leaner split could save shows. The whole call's C is checked against the
+// float64 reference.
 //
 //   egemm_power_budget [--shapes 8192x8192x8192,4096x4096x4096] [--seconds S]
 #include <cublas_v2.h>
@@ -67,6 +70,13 @@ Options parse(int argc, char** argv) {
     }
   }
   return o;
+}
+
+// `count` floats of `from` into `to`, 16 bytes a thread and step.
+__global__ void copy_floats(const float4* from, float4* to, std::size_t count) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count / 4;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    to[i] = __ldg(from + i);
 }
 
 // One piece's figures over its timed stream.
@@ -168,6 +178,16 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
   const auto whole_call = [&] {
     egemm::gemm(egemm::EmulatedFP32{}, 'N', 'N', s.m, s.n, s.k, 1.0f, a, s.m, b, s.k, 0.0f, c, s.m, stream);
   };
+  // A into A's hi piece, B into B's (each has room for 4-byte TF32 pieces).
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "attribute");
+  const auto plain_copy = [&] {
+    copy_floats<<<sms * 8, 256, 0, stream>>>(reinterpret_cast<const float4*>(a),
+                                             static_cast<float4*>(split.a.piece[0]), std::size_t{1} * s.m * s.k);
+    copy_floats<<<sms * 8, 256, 0, stream>>>(reinterpret_cast<const float4*>(b),
+                                             static_cast<float4*>(split.b.piece[0]), std::size_t{1} * s.k * s.n);
+    check(cudaGetLastError(), "copy_floats");
+  };
   const float one = 1.0f, zero = 0.0f;
   const auto sgemm = [&] {
     check(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, s.m, s.n, s.k, &one, a, s.m, b, s.k, &zero, c, s.m),
@@ -181,8 +201,10 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
   split_alone();  // the kernel alone reads these pieces
   check(cudaStreamSynchronize(stream), "split");
 
-  std::fprintf(stderr, "%s: idle, split, kernel, whole call, SGEMM (%.1f s each)...\n", name.c_str(), seconds);
+  std::fprintf(stderr, "%s: idle, copy, split, kernel, whole call, SGEMM (%.1f s each)...\n", name.c_str(), seconds);
   const Reading idle = idle_for(1.0, nvml);
+  const Reading copy = stream_of(plain_copy, seconds, nvml, stream);
+  split_alone();  // the copy overwrote the pieces the kernel alone reads
   const Reading rs = stream_of(split_alone, seconds, nvml, stream);
   const Reading rk = stream_of(kernel_alone, seconds, nvml, stream);
   const Reading rc = stream_of(whole_call, seconds, nvml, stream);
@@ -192,6 +214,7 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
               name.c_str(), e.nonfinite > 0 ? INFINITY : e.rel_frobenius);
   std::printf("| piece, in a stream of calls | ms / call | W | J / call | SM MHz |\n|---|---:|---:|---:|---:|\n");
   print_row("idle GPU", idle);
+  print_row("a plain copy of the split's bytes (read A, B; write 4 bytes an element)", copy);
   print_row("EmulatedFP32's split of A and B", rs);
   print_row("gemm kernel alone (the model's tile)", rk);
   print_row("whole EmulatedFP32 call", rc);
@@ -216,6 +239,11 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
     std::printf("the call runs at that bound; only less energy per call makes it faster.\n");
   else
     std::printf("at most %.1f%% faster than now.\n", 100.0 * (rc.seconds_per_call / bound - 1.0));
+  const double split_extra = rs.watts * rs.seconds_per_call - copy.watts * copy.seconds_per_call;
+  std::printf("The split costs %.3f J a call more than a plain copy of its bytes: a split that moved them for no "
+              "more would save %.3f ms of a sustained call (%.1f%%).\n",
+              split_extra, std::max(0.0, split_extra) / limit * 1e3,
+              100.0 * std::max(0.0, split_extra) / limit / rc.seconds_per_call);
 }
 
 }  // namespace
