@@ -1,18 +1,19 @@
-// What hiding EmulatedFP32's split behind its gemm kernel could gain on a
-// power-capped GPU. The split is DRAM-bound and draws less than the cap; the
-// gemm kernel runs at the cap. Run side by side they share one power budget,
-// so a call cannot take less than its energy over the power limit: overlap
-// saves at most the split's time times its unused share of the cap,
-// t_split (1 - P_split / P_limit), not the whole split.
+// Where an EmulatedFP32 call's energy goes on a power-capped GPU. Run for
+// long, a call takes at least its energy over the power limit, so on the H100
+// (700 W) a sustained call is made faster only by spending fewer joules:
+// hiding the split behind the gemm kernel saves at most the split's time times
+// its unused share of the limit, t_split (1 - P_split / P_limit).
 //
 // Per shape, each piece runs in a stream of calls queued back to back (after
 // a warm-up stream) while a thread reads the GPU's energy counter and SM clock
-// (NVML, nvml_energy.hpp) every 20 ms: the split alone, the gemm kernel alone
-// on the split operands (the model's tile), the whole call, cuBLAS SGEMM, the
-// idle GPU, and a plain copy of the split's bytes (A and B read, 4 bytes an
-// element written): the floor of what moving them costs, so that what a
-// leaner split could save shows. The whole call's C is checked against the
-// float64 reference.
+// (NVML, nvml_energy.hpp) every 20 ms: the idle GPU; a plain copy of the
+// split's bytes (A and B read, 4 bytes an element written: the least that
+// moving them costs, so that what a leaner split could save shows); the split
+// alone; the gemm kernel alone on the split operands (the model's tile); the
+// whole call; cuBLAS SGEMM; and cuBLAS HGEMM on the hi pieces (one FP16
+// product with FP32 accumulation, the vendor's energy per product: three of
+// them set what the emulation's products could cost at best). The whole
+// call's C is checked against the float64 reference first.
 //
 //   egemm_power_budget [--shapes 8192x8192x8192,4096x4096x4096] [--seconds S]
 #include <cublas_v2.h>
@@ -193,6 +194,14 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
     check(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, s.m, s.n, s.k, &one, a, s.m, b, s.k, &zero, c, s.m),
           "cublasSgemm");
   };
+  // The hi pieces are K-major (row r of op(A) at r * depth_pad): op(A)^T and B, column-major.
+  const auto hgemm = [&] {
+    check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, s.m, s.n, s.k, &one, split.a.piece[0], CUDA_R_16F,
+                       static_cast<int>(split.a.depth_pad), split.b.piece[0], CUDA_R_16F,
+                       static_cast<int>(split.b.depth_pad), &zero, c, CUDA_R_32F, s.m, CUBLAS_COMPUTE_32F,
+                       CUBLAS_GEMM_DEFAULT),
+          "cublasGemmEx");
+  };
 
   problem.poison_c(stream);
   whole_call();
@@ -201,7 +210,7 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
   split_alone();  // the kernel alone reads these pieces
   check(cudaStreamSynchronize(stream), "split");
 
-  std::fprintf(stderr, "%s: idle, copy, split, kernel, whole call, SGEMM (%.1f s each)...\n", name.c_str(), seconds);
+  std::fprintf(stderr, "%s: idle, copy, split, kernel, whole call, SGEMM, HGEMM (%.1f s each)...\n", name.c_str(), seconds);
   const Reading idle = idle_for(1.0, nvml);
   const Reading copy = stream_of(plain_copy, seconds, nvml, stream);
   split_alone();  // the copy overwrote the pieces the kernel alone reads
@@ -209,6 +218,7 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
   const Reading rk = stream_of(kernel_alone, seconds, nvml, stream);
   const Reading rc = stream_of(whole_call, seconds, nvml, stream);
   const Reading rsg = stream_of(sgemm, seconds, nvml, stream);
+  const Reading rh = stream_of(hgemm, seconds, nvml, stream);
 
   std::printf("\n### %s (uniform [-1, 1] inputs; the whole call's relative Frobenius error vs float64: %.2e)\n\n",
               name.c_str(), e.nonfinite > 0 ? INFINITY : e.rel_frobenius);
@@ -219,6 +229,7 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
   print_row("gemm kernel alone (the model's tile)", rk);
   print_row("whole EmulatedFP32 call", rc);
   print_row("cuBLAS SGEMM", rsg);
+  print_row("cuBLAS HGEMM on the hi pieces (one FP16 product)", rh);
 
   const double limit = nvml.power_limit_w();
   const double call_joules = rc.watts * rc.seconds_per_call;
@@ -240,6 +251,11 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
   else
     std::printf("at most %.1f%% faster than now.\n", 100.0 * (rc.seconds_per_call / bound - 1.0));
   const double split_extra = rs.watts * rs.seconds_per_call - copy.watts * copy.seconds_per_call;
+  const double three_products = 3 * rh.watts * rh.seconds_per_call;
+  std::printf("The gemm kernel's three products cost %.3f J, %.2fx three HGEMMs' %.3f J: at three HGEMMs' energy "
+              "and the limit a call's products would take %.3f ms (%.1f TFLOP/s).\n",
+              rk.watts * rk.seconds_per_call, rk.watts * rk.seconds_per_call / three_products, three_products,
+              three_products / limit * 1e3, flops / (three_products / limit) * 1e-12);
   std::printf("The split costs %.3f J a call more than a plain copy of its bytes: a split that moved them for no "
               "more would save %.3f ms of a sustained call (%.1f%%).\n",
               split_extra, std::max(0.0, split_extra) / limit * 1e3,
