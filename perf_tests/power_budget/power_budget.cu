@@ -13,7 +13,9 @@
 // whole call; cuBLAS SGEMM; and cuBLAS HGEMM on the hi pieces (one FP16
 // product with FP32 accumulation, the vendor's energy per product: three of
 // them set what the emulation's products could cost at best). The whole
-// call's C is checked against the float64 reference first.
+// call and SGEMM are also timed one call at a time on a rested GPU (each after
+// 0.25 s idle), where the limit has not yet acted. The whole call's C is
+// checked against the float64 reference first.
 //
 //   egemm_power_budget [--shapes 8192x8192x8192,4096x4096x4096] [--seconds S]
 #include <cublas_v2.h>
@@ -219,6 +221,8 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
   const Reading rc = stream_of(whole_call, seconds, nvml, stream);
   const Reading rsg = stream_of(sgemm, seconds, nvml, stream);
   const Reading rh = stream_of(hgemm, seconds, nvml, stream);
+  const double call_rested = egemm::perf::rested_seconds(whole_call, 5, 0.25, stream);
+  const double sgemm_rested = egemm::perf::rested_seconds(sgemm, 5, 0.25, stream);
 
   std::printf("\n### %s (uniform [-1, 1] inputs; the whole call's relative Frobenius error vs float64: %.2e)\n\n",
               name.c_str(), e.nonfinite > 0 ? INFINITY : e.rel_frobenius);
@@ -250,6 +254,9 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
     std::printf("the call runs at that bound; only less energy per call makes it faster.\n");
   else
     std::printf("at most %.1f%% faster than now.\n", 100.0 * (rc.seconds_per_call / bound - 1.0));
+  std::printf("One call on a rested GPU (median of 5, each after 0.25 s idle): %.3f ms, %.1f TFLOP/s, %.2fx SGEMM "
+              "(%.3f ms).\n",
+              call_rested * 1e3, flops / call_rested * 1e-12, sgemm_rested / call_rested, sgemm_rested * 1e3);
   const double split_extra = rs.watts * rs.seconds_per_call - copy.watts * copy.seconds_per_call;
   const double three_products = 3 * rh.watts * rh.seconds_per_call;
   std::printf("The gemm kernel's three products cost %.3f J, %.2fx three HGEMMs' %.3f J: at three HGEMMs' energy "
