@@ -35,6 +35,7 @@
 #include "activity_trace.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/policy.hpp"
+#include "support/shape_list.hpp"
 #include "support/warm_up.hpp"
 
 namespace {
@@ -67,9 +68,7 @@ __global__ void count_nan(const float* x, std::size_t n, unsigned long long* cou
 
 struct Shape {
   int m, n, k;
-  std::string text() const {
-    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-  }
+  std::string text() const { return egemm::perf::shape_text(*this); }
 };
 
 struct Options {
@@ -93,13 +92,7 @@ Options parse(int argc, char** argv) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
     if (arg == "--shapes" && has_value) {
-      o.shapes.clear();
-      for (const std::string& s : split_list(argv[++i])) {
-        Shape sh{};
-        if (std::sscanf(s.c_str(), "%dx%dx%d", &sh.m, &sh.n, &sh.k) != 3 || sh.m <= 0 || sh.n <= 0 || sh.k <= 0)
-          throw std::invalid_argument("--shapes: '" + s + "' is not MxNxK with positive sizes");
-        o.shapes.push_back(sh);
-      }
+      o.shapes = egemm::perf::parse_shapes<Shape>(argv[++i]);
     } else if (arg == "--policies" && has_value) {
       o.policies = split_list(argv[++i]);
     } else if (arg == "--calls" && has_value) {

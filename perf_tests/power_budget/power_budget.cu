@@ -27,7 +27,6 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -39,6 +38,7 @@
 #include "power_budget/nvml_energy.hpp"
 #include "sm90_tiles/device_rates.cuh"
 #include "support/presplit.hpp"
+#include "support/shape_list.hpp"
 
 namespace {
 
@@ -56,15 +56,7 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--shapes" && i + 1 < argc) {
-      o.shapes.clear();
-      std::stringstream list(argv[++i]);
-      std::string item;
-      while (std::getline(list, item, ',')) {
-        Shape s{};
-        if (std::sscanf(item.c_str(), "%dx%dx%d", &s.m, &s.n, &s.k) != 3 || s.m <= 0 || s.n <= 0 || s.k <= 0)
-          throw std::runtime_error("--shapes wants MxNxK[,MxNxK...], got '" + item + "'");
-        o.shapes.push_back(s);
-      }
+      o.shapes = egemm::perf::parse_shapes<Shape>(argv[++i]);
     } else if (arg == "--seconds" && i + 1 < argc) {
       o.seconds = std::atof(argv[++i]);
       if (!(o.seconds >= 0.5 && o.seconds <= 30)) throw std::runtime_error("--seconds wants 0.5 to 30");
@@ -162,7 +154,7 @@ void print_row(const char* piece, const Reading& r) {
 
 void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublasHandle_t handle,
             cudaStream_t stream) {
-  const std::string name = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  const std::string name = egemm::perf::shape_text(s);
   std::fprintf(stderr, "%s: inputs and float64 reference...\n", name.c_str());
   egemm::bench::DeviceProblem problem(s, egemm::bench::Distribution::uniform, 11);
   const float* a = problem.a(0);

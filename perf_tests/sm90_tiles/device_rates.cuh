@@ -24,27 +24,48 @@ inline void check(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + ": " + cublasGetStatusString(s));
 }
 
+// GPU seconds of what `f` enqueues on `stream`, between two events.
+class EventTimer {
+ public:
+  explicit EventTimer(cudaStream_t stream) : stream_(stream) {
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    check(cudaEventCreate(&stop_), "cudaEventCreate");
+  }
+  ~EventTimer() {
+    (void)cudaEventDestroy(start_);
+    (void)cudaEventDestroy(stop_);
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+  template <class F>
+  double seconds(F&& f) {
+    check(cudaEventRecord(start_, stream_), "cudaEventRecord");
+    f();
+    check(cudaEventRecord(stop_, stream_), "cudaEventRecord");
+    check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    return ms * 1e-3;
+  }
+
+ private:
+  cudaStream_t stream_;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+inline double median_of(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
 // Median seconds of `reps` calls of `f` on `stream` (CUDA events), after two warm-up calls.
 template <class F>
 double median_seconds(F&& f, int reps, cudaStream_t stream) {
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
+  EventTimer timer(stream);
   for (int i = 0; i < 2; ++i) f();
   std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    check(cudaEventRecord(start, stream), "cudaEventRecord");
-    f();
-    check(cudaEventRecord(stop, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    t.push_back(ms * 1e-3);
-  }
-  (void)cudaEventDestroy(start);
-  (void)cudaEventDestroy(stop);
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  for (int i = 0; i < reps; ++i) t.push_back(timer.seconds(f));
+  return median_of(t);
 }
 
 // Seconds of one call of `f` on a rested GPU: the median of `reps` calls,
@@ -56,26 +77,15 @@ double median_seconds(F&& f, int reps, cudaStream_t stream) {
 // user's first call after idling would.
 template <class F>
 double rested_seconds(F&& f, int reps, double rest, cudaStream_t stream) {
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
+  EventTimer timer(stream);
   f();  // first-call costs (module loading, workspaces) outside the timing
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
     std::this_thread::sleep_for(std::chrono::duration<double>(rest));
-    check(cudaEventRecord(start, stream), "cudaEventRecord");
-    f();
-    check(cudaEventRecord(stop, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    t.push_back(ms * 1e-3);
+    t.push_back(timer.seconds(f));
   }
-  (void)cudaEventDestroy(start);
-  (void)cudaEventDestroy(stop);
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return median_of(t);
 }
 
 // Seconds per call of `calls` calls of `f` queued back to back on `stream`
@@ -84,19 +94,12 @@ double rested_seconds(F&& f, int reps, double rest, cudaStream_t stream) {
 // and holds it throughout, as in sustained use.
 template <class F>
 double queued_seconds(F&& f, int calls, int warmup, cudaStream_t stream) {
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
+  EventTimer timer(stream);
   for (int i = 0; i < warmup; ++i) f();
-  check(cudaEventRecord(start, stream), "cudaEventRecord");
-  for (int i = 0; i < calls; ++i) f();
-  check(cudaEventRecord(stop, stream), "cudaEventRecord");
-  check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  (void)cudaEventDestroy(start);
-  (void)cudaEventDestroy(stop);
-  return ms * 1e-3 / calls;
+  return timer.seconds([&] {
+           for (int i = 0; i < calls; ++i) f();
+         }) /
+         calls;
 }
 
 // Every thread reads 16-byte vectors, `passes` times over the buffer; the sum

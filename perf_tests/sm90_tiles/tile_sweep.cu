@@ -22,7 +22,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,6 +32,7 @@
 #include "egemm/gemm.hpp"
 #include "gemm_suite/device_problem.hpp"
 #include "support/presplit.hpp"
+#include "support/shape_list.hpp"
 
 namespace {
 
@@ -54,15 +54,7 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--shapes" && i + 1 < argc) {
-      o.shapes.clear();
-      std::stringstream list(argv[++i]);
-      std::string item;
-      while (std::getline(list, item, ',')) {
-        Shape s{};
-        if (std::sscanf(item.c_str(), "%dx%dx%d", &s.m, &s.n, &s.k) != 3 || s.m <= 0 || s.n <= 0 || s.k <= 0)
-          throw std::runtime_error("--shapes wants MxNxK[,MxNxK...], got '" + item + "'");
-        o.shapes.push_back(s);
-      }
+      o.shapes = egemm::perf::parse_shapes<Shape>(argv[++i]);
     } else if (arg == "--csv" && i + 1 < argc) {
       o.csv = argv[++i];
     } else if (arg == "--rest" && i + 1 < argc) {
@@ -85,9 +77,7 @@ struct Result {
   double rel_error = 0;
 };
 
-std::string shape_name(Shape s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
+std::string shape_name(Shape s) { return egemm::perf::shape_text(s); }
 
 std::vector<Result> sweep_shape(Shape shape, const model::HopperResources& builtin,
                                 const model::HopperResources& measured, double rest, cudaStream_t stream) {
