@@ -95,46 +95,30 @@ enum class PanelSplit {
   guessed_scaling,    // EmulatedFP32: scales each row by its guessed exponent, gathers its statistics
 };
 
-#ifndef EGEMM_EXPERIMENT_SPLIT
-#define EGEMM_EXPERIMENT_SPLIT 7
-#endif
-// EXPERIMENT (session 10, reverted): bit 1 skips the row statistics, bit 2
-// the exponent guess, bit 4 the panel's trip through shared memory (values
-// loaded straight into registers in the walk's order: wrong pieces, same bytes).
 template <SplitRule Rule, PanelSplit Mode>
 __device__ __forceinline__ void split_panel_of(const OperandRows& src, const SplitOperand& dst,
                                                std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
   if (r0 >= dst.rows_pad || p0 >= dst.depth_pad) return;  // the grid spans the larger operand
+  __shared__ Panel panel;
+  load_panel(src, r0, p0, panel);
+  __syncthreads();
+
   const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
   const index_t row = r0 + r;
   float x[per_thread];
-  if constexpr ((EGEMM_EXPERIMENT_SPLIT & 4) != 0) {
-    const PanelWalk w(src);
-    const float* first = w.first(src, r0, p0);
-    const index_t step = w.step(src);
-#pragma unroll
-    for (int i = 0; i < per_thread; ++i) x[i] = __ldg(first + i * step);
-  } else {
-    __shared__ Panel panel;
-    load_panel(src, r0, p0, panel);
-    __syncthreads();
-    read_row_values(panel, r, q, x);
-  }
+  read_row_values(panel, r, q, x);
   bool tf32 = Rule == SplitRule::tf32;
   bool all_finite = false;  // the thread's 16 values, where the mode learns it on the way
   if constexpr (Mode == PanelSplit::guessed_scaling) {
     __shared__ PrefixPanel prefix;
-    int e = 0;
-    if constexpr ((EGEMM_EXPERIMENT_SPLIT & 2) == 0) e = guessed_row_exponent(src, r0, prefix);
+    const int e = guessed_row_exponent(src, r0, prefix);
     if (blockIdx.y == 0 && q == 0) dst.exponent[row] = e;
     RowStats stats;
-    if constexpr ((EGEMM_EXPERIMENT_SPLIT & 1) == 0) {
 #pragma unroll
-      for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
-      record_row_stats(stats, dst, row, q, any_nonfinite, path_word);
-    }
+    for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
     all_finite = stats.nonfinite == 0;
+    record_row_stats(stats, dst, row, q, any_nonfinite, path_word);
     // Whether the FP16 path is already out, this block's own rows counted:
     // one read for the block, so that its pieces are all of one form.
     __shared__ bool in_tf32;
