@@ -67,7 +67,8 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// `count` floats of `from` into `to`, 16 bytes a thread and step.
+// The first count / 4 float4s of `from` into `to` (a tail of 1-3 floats is
+// left: this copy only prices moving the bytes).
 __global__ void copy_floats(const float4* from, float4* to, std::size_t count) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count / 4;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
@@ -174,8 +175,9 @@ void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublas
     egemm::gemm(egemm::EmulatedFP32{}, 'N', 'N', s.m, s.n, s.k, 1.0f, a, s.m, b, s.k, 0.0f, c, s.m, stream);
   };
   // A into A's hi piece, B into B's (each has room for 4-byte TF32 pieces).
-  int sms = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "attribute");
+  int device = 0, sms = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "attribute");
   const auto plain_copy = [&] {
     copy_floats<<<sms * 8, 256, 0, stream>>>(reinterpret_cast<const float4*>(a),
                                              static_cast<float4*>(split.a.piece[0]), std::size_t{1} * s.m * s.k);
