@@ -4,7 +4,9 @@ figures 7-9 (PNG) and a Markdown table.
 
 Each benchmark entry must carry the counters M, N, K and TFLOPs, and its
 method in `label` (what perf_tests/bench_*.cu* set); error counters
-(rel_fro_err, max_abs_err, max_err_vs_sgemm, nonfinite) are used when present.
+(rel_fro_err, max_abs_err, max_err_vs_sgemm, nonfinite) are used when present,
+and so are TFLOPs_rested and TFLOPs_sustained (the suite with
+EGEMM_SUITE_REGIMES=1): the table then gives both regimes beside the median.
 
   report.py results.json [more.json ...] --out DIR [--title TEXT]
 
@@ -39,6 +41,8 @@ def load_rows(paths):
                 "method": b.get("label") or name_parts[0],
                 "shape": (int(b["M"]), int(b["N"]), int(b["K"])),
                 "tflops": float(b["TFLOPs"]),
+                "tflops_rested": b.get("TFLOPs_rested"),
+                "tflops_sustained": b.get("TFLOPs_sustained"),
                 "rel_fro_err": b.get("rel_fro_err"),
                 "max_abs_err": b.get("max_abs_err"),
                 "max_err_vs_sgemm": b.get("max_err_vs_sgemm"),
@@ -76,25 +80,48 @@ def fmt(x, spec):
 INPUTS = {"uniform": "uniform [-1, 1] inputs", "wide": "wide inputs (exponents spread over 2^-16..2^16)"}
 
 
+def regime_cell(r, key, sgemm_row):
+    """'TFLOP/s (x SGEMM)' in one regime, or a dash where it was not timed."""
+    if r.get(key) is None:
+        return "—"
+    base = sgemm_row.get(key) if sgemm_row else None
+    return f"{r[key]:.3g} ({r[key] / base:.2f}x)" if base else f"{r[key]:.3g}"
+
+
 def write_table(rows, path, title):
     sgemm = {(r["inputs"], r["shape"]): r["tflops"] for r in rows if r["method"] == "cublas_sgemm"}
+    sgemm_rows = {(r["inputs"], r["shape"]): r for r in rows if r["method"] == "cublas_sgemm"}
+    regimes = any(r.get("tflops_rested") is not None for r in rows)
     methods = sorted({r["method"] for r in rows})
     cases = sorted({(r["inputs"], r["shape"]) for r in rows}, key=lambda c: (c[0] != "uniform", shape_kind(c[1]) != "square", shape_kind(c[1]), c[1][1]))
     index = {(r["inputs"], r["method"], r["shape"]): r for r in rows}
     with open(path, "w") as f:
         f.write(f"# {title}\n\n")
         f.write("TFLOP/s (x cuBLAS SGEMM in the same run) and relative Frobenius error vs float64; "
-                "`nonfinite` counts Inf/NaN outputs.\n\n")
+                "`nonfinite` counts Inf/NaN outputs.")
+        if regimes:
+            f.write(" TFLOP/s is the median of synchronised calls after a 50 ms warm-up; *rested* is one call "
+                    "after 0.25 s idle (median of 5), *sustained* a stream of calls queued back to back with the "
+                    "power limit holding, each against SGEMM timed the same way.")
+        f.write("\n\n")
         for inputs, shape in cases:
             f.write(f"## M={shape[0]} N={shape[1]} K={shape[2]} {shape_kind(shape)}, {INPUTS.get(inputs, inputs)}\n\n")
-            f.write("| method | TFLOP/s | x SGEMM | rel. Frobenius error | max abs error | max error vs SGEMM | nonfinite |\n")
-            f.write("|---|---:|---:|---:|---:|---:|---:|\n")
+            extra_head = " rested TFLOP/s (x SGEMM) | sustained TFLOP/s (x SGEMM) |" if regimes else ""
+            extra_rule = "---:|---:|" if regimes else ""
+            f.write("| method | TFLOP/s | x SGEMM |" + extra_head +
+                    " rel. Frobenius error | max abs error | max error vs SGEMM | nonfinite |\n")
+            f.write("|---|---:|---:|" + extra_rule + "---:|---:|---:|---:|\n")
             for m in methods:
                 r = index.get((inputs, m, shape))
                 if r is None:
                     continue
                 ratio = r["tflops"] / sgemm[(inputs, shape)] if (inputs, shape) in sgemm else None
-                f.write(f"| {m} | {r['tflops']:.3g} | {fmt(ratio, '.2f')} | {fmt(r['rel_fro_err'], '.2e')} | "
+                extra = ""
+                if regimes:
+                    base = sgemm_rows.get((inputs, shape))
+                    extra = (f" {regime_cell(r, 'tflops_rested', base)} |"
+                             f" {regime_cell(r, 'tflops_sustained', base)} |")
+                f.write(f"| {m} | {r['tflops']:.3g} | {fmt(ratio, '.2f')} |{extra} {fmt(r['rel_fro_err'], '.2e')} | "
                         f"{fmt(r['max_abs_err'], '.2e')} | {fmt(r['max_err_vs_sgemm'], '.2e')} | "
                         f"{fmt(r['nonfinite'], '.0f')} |\n")
             f.write("\n")

@@ -7,19 +7,27 @@
 // method's result (C poisoned with NaN, then error vs float64 and vs SGEMM),
 // then times `reps` runs with CUDA events over rotating input sets after a
 // warm-up of at least 50 ms (support/warm_up.hpp) and reports the median as
-// the iteration time (manual time).
+// the iteration time (manual time). Such calls run at whatever clock the
+// work before left on a power-capped GPU; with EGEMM_SUITE_REGIMES=1 each
+// benchmark also times the two well-defined regimes (support/event_timing.hpp):
+// one call on a rested GPU (median of 5, each after 0.25 s idle) and
+// sustained (~0.3 s of calls queued after ~0.2 s of them), ~2 s more each.
 // Counters (what perf_tests/report.py reads): M, N, K, TFLOPs, rel_fro_err,
-// max_abs_err, max_err_vs_sgemm, nonfinite; the label is the method.
+// max_abs_err, max_err_vs_sgemm, nonfinite, and with the regimes
+// TFLOPs_rested and TFLOPs_sustained; the label is the method.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "check.hpp"
+#include "support/event_timing.hpp"
 #include "support/warm_up.hpp"
 #include "device_problem.hpp"
 #include "methods.hpp"
@@ -33,6 +41,11 @@ struct Case {
 };
 
 const char* dist_name(Distribution d) { return d == Distribution::uniform ? "uniform" : "wide"; }
+
+bool regimes_requested() {
+  const char* v = std::getenv("EGEMM_SUITE_REGIMES");
+  return v != nullptr && std::strcmp(v, "1") == 0;
+}
 
 std::vector<Shape> suite_shapes() {
   std::vector<Shape> out;
@@ -128,6 +141,15 @@ void run_case(benchmark::State& state, Case c, std::string method_name) {
   state.counters["max_err_vs_sgemm"] = e.max_vs_sgemm;
   state.counters["nonfinite"] = e.nonfinite;
   state.counters["reps"] = reps;
+  if (regimes_requested()) {
+    int call = 0;
+    const auto next = [&] { method.run(p, call++ % p.sets(), stream); };
+    const double rested_s = perf::rested_seconds(next, 5, 0.25, stream);
+    const double sustained_s = perf::queued_seconds(next, std::clamp(static_cast<int>(0.3 / median_s), 3, 2000),
+                                                    std::clamp(static_cast<int>(0.2 / median_s), 2, 2000), stream);
+    state.counters["TFLOPs_rested"] = flop / rested_s * 1e-12;
+    state.counters["TFLOPs_sustained"] = flop / sustained_s * 1e-12;
+  }
 }
 
 // Method names without building a problem: the egemm tags plus the fixed cuBLAS list.
