@@ -101,8 +101,8 @@ def write_table(rows, path, title):
                 "`nonfinite` counts Inf/NaN outputs.")
         if regimes:
             f.write(" TFLOP/s is the median of synchronised calls after a 50 ms warm-up; *rested* is one call "
-                    "after 0.25 s idle (median of 5), *sustained* a stream of calls queued back to back with the "
-                    "power limit holding, each against SGEMM timed the same way.")
+                    "after 0.25 s idle (median of 5), *sustained* ~1 s of calls queued back to back after ~1 s of "
+                    "them (the power limit holding), each against SGEMM timed the same way.")
         f.write("\n\n")
         for inputs, shape in cases:
             f.write(f"## M={shape[0]} N={shape[1]} K={shape[2]} {shape_kind(shape)}, {INPUTS.get(inputs, inputs)}\n\n")
