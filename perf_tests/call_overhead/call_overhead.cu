@@ -10,12 +10,17 @@
 //   call ms    : median of 50 single calls, each bracketed by events after a
 //                sync (the GPU idles while the host prepares: what the GEMM
 //                suite measures)
+//   rested     : median of 11 single calls, each after 0.25 s idle (GPU and
+//                CPU both rested, as a program's first call after a pause):
+//                the call's GPU time between its events, and the host's time
+//                in the call itself
 //   egemm_call_overhead [m [n k]]   (n and k default to m, m to 1024)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -77,8 +82,9 @@ int main(int argc, char** argv) {
   };
   std::printf("%d x %d x %d, EmulatedFP32 on the tensor cores here: %s\n\n", m, n, k,
               egemm::emulated_fp32_uses_tensor_cores(m, n, k) ? "yes" : "no (cuBLAS SGEMM)");
-  std::printf("| method | enqueue us / call | queued ms / call (200 in a row) | call ms (median of 50) |\n"
-              "|---|---:|---:|---:|\n");
+  std::printf("| method | enqueue us / call | queued ms / call (200 in a row) | call ms (median of 50) | "
+              "rested: call ms | rested: host us in the call |\n"
+              "|---|---:|---:|---:|---:|---:|\n");
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
@@ -103,7 +109,23 @@ int main(int argc, char** argv) {
         check(cudaEventElapsedTime(&t, start, stop), "elapsed");
       }
       std::nth_element(ms.begin(), ms.begin() + 25, ms.end());
-      if (round == 1) std::printf("| %s | %.2f | %.4f | %.4f |\n", method.name, enqueue_us, queued_ms / calls, ms[25]);
+      if (round == 0) continue;
+      std::vector<float> rested_ms(11);
+      std::vector<double> rested_host_us(11);
+      for (std::size_t r = 0; r < rested_ms.size(); ++r) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        check(cudaEventRecord(start, stream), "record");
+        const auto h0 = std::chrono::steady_clock::now();
+        method.run();
+        rested_host_us[r] = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - h0).count();
+        check(cudaEventRecord(stop, stream), "record");
+        check(cudaEventSynchronize(stop), "sync");
+        check(cudaEventElapsedTime(&rested_ms[r], start, stop), "elapsed");
+      }
+      std::nth_element(rested_ms.begin(), rested_ms.begin() + 5, rested_ms.end());
+      std::nth_element(rested_host_us.begin(), rested_host_us.begin() + 5, rested_host_us.end());
+      std::printf("| %s | %.2f | %.4f | %.4f | %.4f | %.1f |\n", method.name, enqueue_us, queued_ms / calls, ms[25],
+                  rested_ms[5], rested_host_us[5]);
     }
   cublasDestroy(handle);
   cudaFree(a);
