@@ -89,7 +89,6 @@ def regime_cell(r, key, sgemm_row):
 
 
 def write_table(rows, path, title):
-    sgemm = {(r["inputs"], r["shape"]): r["tflops"] for r in rows if r["method"] == "cublas_sgemm"}
     sgemm_rows = {(r["inputs"], r["shape"]): r for r in rows if r["method"] == "cublas_sgemm"}
     regimes = any(r.get("tflops_rested") is not None for r in rows)
     methods = sorted({r["method"] for r in rows})
@@ -115,10 +114,10 @@ def write_table(rows, path, title):
                 r = index.get((inputs, m, shape))
                 if r is None:
                     continue
-                ratio = r["tflops"] / sgemm[(inputs, shape)] if (inputs, shape) in sgemm else None
+                base = sgemm_rows.get((inputs, shape))
+                ratio = r["tflops"] / base["tflops"] if base else None
                 extra = ""
                 if regimes:
-                    base = sgemm_rows.get((inputs, shape))
                     extra = (f" {regime_cell(r, 'tflops_rested', base)} |"
                              f" {regime_cell(r, 'tflops_sustained', base)} |")
                 f.write(f"| {m} | {r['tflops']:.3g} | {fmt(ratio, '.2f')} |{extra} {fmt(r['rel_fro_err'], '.2e')} | "

@@ -116,22 +116,11 @@ void run_case(benchmark::State& state, Case c, std::string method_name) {
 
   const double flop = 2.0 * c.shape.m * double(c.shape.n) * c.shape.k;
   const int reps = std::clamp(static_cast<int>(4e13 / flop), 5, 40);
-  cudaEvent_t start, stop;
-  BENCH_CUDA(cudaEventCreate(&start));
-  BENCH_CUDA(cudaEventCreate(&stop));
   perf::warm_up([&](int call) { method.run(p, call % p.sets(), stream); }, stream);
-  std::vector<float> ms(reps);
-  for (int r = 0; r < reps; ++r) {
-    BENCH_CUDA(cudaEventRecord(start, stream));
-    method.run(p, r % p.sets(), stream);
-    BENCH_CUDA(cudaEventRecord(stop, stream));
-    BENCH_CUDA(cudaEventSynchronize(stop));
-    BENCH_CUDA(cudaEventElapsedTime(&ms[r], start, stop));
-  }
-  BENCH_CUDA(cudaEventDestroy(start));
-  BENCH_CUDA(cudaEventDestroy(stop));
-  std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
-  const double median_s = ms[reps / 2] * 1e-3;
+  perf::EventTimer timer(stream);
+  std::vector<double> seconds(reps);
+  for (int r = 0; r < reps; ++r) seconds[r] = timer.seconds([&] { method.run(p, r % p.sets(), stream); });
+  const double median_s = perf::median_of(seconds);
 
   for (auto _ : state) state.SetIterationTime(median_s);
   state.SetLabel(method_name);

@@ -12,12 +12,12 @@ import argparse
 import re
 import sys
 
-PIECES = [  # (label in the plot, start of the row's label in the table)
-    ("split", "EmulatedFP32's split"),
-    ("copy of\nits bytes", "a plain copy"),
-    ("gemm\nkernel", "gemm kernel alone"),
-    ("3 x\nHGEMM", "cuBLAS HGEMM"),
-    ("whole\ncall", "whole EmulatedFP32 call"),
+PIECES = [  # (label in the plot, start of the row's label in the table, calls a bar stands for)
+    ("split", "EmulatedFP32's split", 1),
+    ("copy of\nits bytes", "a plain copy", 1),
+    ("gemm\nkernel", "gemm kernel alone", 1),
+    ("3 x\nHGEMM", "cuBLAS HGEMM", 3),
+    ("whole\ncall", "whole EmulatedFP32 call", 1),
 ]
 
 
@@ -45,10 +45,10 @@ def read(path):
     return shapes, limit
 
 
-def joules(rows, start):
-    for label, (ms, watts, j) in rows.items():
+def joules(rows, start, calls):
+    for label, (_, _, j) in rows.items():
         if label.startswith(start):
-            return j * (3 if start == "cuBLAS HGEMM" else 1)
+            return j * calls
     return None
 
 
@@ -67,8 +67,8 @@ def main():
     colors = ["#dd8452", "#b0b0b0", "#4c72b0", "#8172b2", "#55a868"]
     fig, axes = plt.subplots(1, len(shapes), figsize=(4.6 * len(shapes), 4.2), squeeze=False)
     for ax, (shape, rows) in zip(axes[0], shapes.items()):
-        values = [joules(rows, start) for _, start in PIECES]
-        kept = [(label, v, c) for (label, _), v, c in zip(PIECES, values, colors) if v is not None]
+        values = [joules(rows, start, calls) for _, start, calls in PIECES]
+        kept = [(label, v, c) for (label, _, _), v, c in zip(PIECES, values, colors) if v is not None]
         ax.bar(range(len(kept)), [v for _, v, _ in kept], color=[c for _, _, c in kept])
         for i, (_, v, _) in enumerate(kept):
             ax.annotate(f"{v:.3g} J", (i, v), ha="center", va="bottom", fontsize=8)

@@ -77,7 +77,6 @@ struct Result {
   double rel_error = 0;
 };
 
-std::string shape_name(Shape s) { return egemm::perf::shape_text(s); }
 
 std::vector<Result> sweep_shape(Shape shape, const model::HopperResources& builtin,
                                 const model::HopperResources& measured, double rest, cudaStream_t stream) {
@@ -128,7 +127,7 @@ std::vector<Result> sweep_shape(Shape shape, const model::HopperResources& built
       r.sustained_seconds += queued / 2;
     }
   for (const Result& r : results)
-    std::fprintf(stderr, "  %-12s %-10s %s\n", shape_name(shape).c_str(), emulated_fp32_tiles[r.tile].name,
+    std::fprintf(stderr, "  %-12s %-10s %s\n", egemm::perf::shape_text(shape).c_str(), emulated_fp32_tiles[r.tile].name,
                  r.fits ? (std::to_string(r.rested_seconds * 1e3) + " ms rested (" +
                            std::to_string(r.sustained_seconds * 1e3) + " sustained), " +
                            std::to_string(flops / r.rested_seconds * 1e-12) + " TFLOP/s, error " +
@@ -166,7 +165,7 @@ void print_table(const std::vector<Result>& rows, int library_pick) {
   const double flops = 2.0 * s.m * static_cast<double>(s.n) * s.k;
   const double best_rested = best_of(rows, &Result::rested_seconds).seconds;
   const double best_sustained = best_of(rows, &Result::sustained_seconds).seconds;
-  std::printf("\n### %s (kernel alone, split excluded)\n\n", shape_name(s).c_str());
+  std::printf("\n### %s (kernel alone, split excluded)\n\n", egemm::perf::shape_text(s).c_str());
   std::printf("| tile | rested ms | TFLOP/s | vs best | sustained ms | vs best | predicted ms (built-in rates) | "
               "pred. / sustained | predicted ms (this run's rates) | limit (model) | rel. error vs float64 |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
@@ -240,7 +239,7 @@ int main(int argc, char** argv) try {
   }
   int within = 0, within_stream = 0;
   for (const Shape& s : options.shapes) {
-    std::fprintf(stderr, "%s:\n", shape_name(s).c_str());
+    std::fprintf(stderr, "%s:\n", egemm::perf::shape_text(s).c_str());
     const std::vector<Result> rows = sweep_shape(s, builtin, measured, options.rest, stream);
     const int pick = model::pick(builtin, emulated_fp32_tiles, emulated_fp32_shape, s.m, s.n, s.k);
     print_table(rows, pick);
@@ -248,7 +247,7 @@ int main(int argc, char** argv) try {
     within_stream += report_pick(rows, pick, &Result::sustained_seconds, "sustained");
     for (const Result& r : rows)
       if (csv.is_open())
-        csv << shape_name(s) << ',' << emulated_fp32_tiles[r.tile].name << ',' << r.fits << ','
+        csv << egemm::perf::shape_text(s) << ',' << emulated_fp32_tiles[r.tile].name << ',' << r.fits << ','
             << r.rested_seconds * 1e3
             << ',' << r.builtin.seconds * 1e3 << ',' << r.measured_rates.seconds * 1e3 << ',' << r.measured_rates.limit
             << ',' << r.rel_error << ',' << (r.tile == pick) << ',' << r.sustained_seconds * 1e3 << '\n';
