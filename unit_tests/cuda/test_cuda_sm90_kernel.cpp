@@ -188,6 +188,27 @@ bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
   return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
 }
 
+// EGEMM_SM90_SLOTS caps the persistent grid (SMs left free for other work):
+// each tile is still one block's whole k loop, so with the stream-K tail off
+// C has the same bits whichever slot takes which tile, down to one slot.
+TEST(CudaFusedKernel, CappedPersistentGridWritesTheSameBits) {
+  EGEMM_REQUIRE_GPU();
+  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
+  std::mt19937_64 gen(test::fresh_seed());
+  const index_t m = 1500, n = 1300, k = 400;  // 12 x 11 tiles of 128 x 128: more than one round on few slots
+  const test::Matrix a = test::random_matrix(m, k, gen()), b = test::random_matrix(n, k, gen()),
+                     c = test::random_matrix(m, n, gen());
+  const test::ScopedEnv whole_tiles("EGEMM_SM90_STREAM_K", "0");
+  const std::vector<float> all_slots = device_c(a, b, c.data, m, n, k, m, 0.5f);
+  for (const char* slots : {"1", "7", "40"}) {
+    SCOPED_TRACE(std::string("EGEMM_SM90_SLOTS=") + slots);
+    const test::ScopedEnv cap("EGEMM_SM90_SLOTS", slots);
+    EXPECT_TRUE(same_bits(device_c(a, b, c.data, m, n, k, m, 0.5f), all_slots)) << "a capped grid changed C";
+    test::check_device_gemm(EmulatedFP32{}, {'T', 'N', 700, 900, 300, -1.0f, 0.0f, 0});
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 // The staged epilogue (each consumer's part of C through the tile's last
 // stage and TMA stores; C 16-byte aligned, ldc a multiple of 4) and the one
 // writing C from registers (EGEMM_SM90_C_STORE=registers, or a C TMA cannot

@@ -118,7 +118,10 @@ void launch_tma_tile(const TmaLaunch& l) {
   const CUtensorMap c_out = p.c_through_tma ? c_map(l.g, model::hopper_epilogue_cols) : a_hi;  // unused otherwise
   // Persistent: slots (clusters of Tile::cluster blocks) take tiles (pairs of m-tiles) in turn.
   const int work = (p.tiles_m + Tile::cluster - 1) / Tile::cluster * p.tiles_n;
-  const int slots = std::min(work, persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work);
+  int slots = std::min(work, persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work);
+  // EGEMM_SM90_SLOTS=n: at most n slots, the other SMs left free (for experiments beside other work).
+  if (const char* cap = std::getenv("EGEMM_SM90_SLOTS"); cap != nullptr && *cap != '\0')
+    slots = std::clamp(std::atoi(cap), 1, slots);
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
   StreamKArgs sk{split_tail<Policy, Tile>(l.g) ? model::StreamKTail::split_rest(work, slots, k_tiles)
                                                : model::StreamKTail::whole_tiles(work, slots, k_tiles),
