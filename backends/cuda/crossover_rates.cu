@@ -51,13 +51,12 @@ model::CrossoverModel measure(int device) {
 
 }  // namespace
 
-model::CrossoverModel emulated_fp32_crossover_model() {
+model::CrossoverModel emulated_fp32_crossover_model(FusedKernel kernel) {
   static PerDevice<model::CrossoverModel> device_figures;
   model::CrossoverModel d = device_figures.get(measure);
-  // The kernel's figures per call: EGEMM_SM90_KERNEL may change which kernel runs.
-  const KernelFigures kernel = figures_of(fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled));
-  d.emulation_speedup = kernel.speedup;
-  d.depth_overhead = kernel.depth_overhead;
+  const KernelFigures figures = figures_of(kernel);
+  d.emulation_speedup = figures.speedup;
+  d.depth_overhead = figures.depth_overhead;
   return d;
 }
 

@@ -127,8 +127,11 @@ bool small_gemm_fallback_enabled() {
 }  // namespace
 
 bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
-  return !small_gemm_fallback_enabled() ||
-         (emulated_fp32_fills_the_gpu(m, n) && model::emulation_pays(emulated_fp32_crossover_model(), m, n, k));
+  if (!small_gemm_fallback_enabled()) return true;
+  // Asked per call (EGEMM_SM90_KERNEL may change it), once: the answer costs ~0.3 us of a hand-off's host time.
+  const FusedKernel kernel = fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled);
+  return emulated_fp32_fills_the_gpu(kernel, m, n) &&
+         model::emulation_pays(emulated_fp32_crossover_model(kernel), m, n, k);
 }
 
 void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream) {

@@ -63,10 +63,10 @@ FusedKernel fused_kernel_for(PolicyId policy, EmulationPath path) {
   return FusedKernel::wgmma_tma_sm90;
 }
 
-bool emulated_fp32_fills_the_gpu(index_t m, index_t n) {
+bool emulated_fp32_fills_the_gpu(FusedKernel kernel, index_t m, index_t n) {
   const int sms = device_facts().sms;
   KernelFootprint f{};
-  switch (fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled)) {
+  switch (kernel) {
     case FusedKernel::wgmma_tma_sm90: f = tma_footprint(PolicyId::emulated_fp32); break;
     case FusedKernel::wgmma_cp_async_sm90:
       f = {sm90::tile_rows, sm90::tile_columns, sm90::resident_blocks_per_sm()};

@@ -54,11 +54,11 @@ void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperan
 enum class FusedKernel { mma_sync_sm80, wgmma_cp_async_sm90, wgmma_tma_sm90 };
 FusedKernel fused_kernel_for(PolicyId policy, EmulationPath path);
 
-// Whether EmulatedFP32's kernel (the one fused_kernel_for picks) has at least one full wave of blocks for an
-// m x n C on the current device. Below that, the tensor cores idle on most
+// Whether EmulatedFP32's `kernel` (the one fused_kernel_for picks for its FP16
+// path) has at least one full wave of blocks for an m x n C on the current device. Below that, the tensor cores idle on most
 // SMs and cuBLAS SGEMM is faster (H100: 0.72x at 1024^3 with 128 blocks for
 // 264 slots, 1.07x at 2048^3 with 512; perf_tests/results/2026-11-22-h100-final.md),
 // so EmulatedFP32 runs SGEMM there: FP32 accuracy either way.
-bool emulated_fp32_fills_the_gpu(index_t m, index_t n);
+bool emulated_fp32_fills_the_gpu(FusedKernel kernel, index_t m, index_t n);
 
 }  // namespace egemm::cuda
