@@ -6,6 +6,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/relaxed_capture.hpp"
+#include "backends/cuda/sgemm_plans.hpp"
 #include "egemm/errors.hpp"
 
 namespace egemm::cuda {
@@ -50,12 +51,15 @@ cublasHandle_t cublas_handle() {
 }
 
 void native_sgemm(const GemmArgs& g, cudaStream_t stream) {
+  // cuBLAS's 32-bit sizes either way.
+  const int m = checked_int(g.m, "m"), n = checked_int(g.n, "n"), k = checked_int(g.k, "k");
+  const int lda = checked_int(g.lda, "lda"), ldb = checked_int(g.ldb, "ldb"), ldc = checked_int(g.ldc, "ldc");
+  if (planned_sgemm(g, stream)) return;
   cublasHandle_t h = cublas_handle();
   EGEMM_CUBLAS_CHECK(cublasSetStream(h, stream));
   // The handle's pointer mode is the default (host) and never changed, so alpha/beta are read here.
-  EGEMM_CUBLAS_CHECK(cublasSgemm(h, to_cublas(g.trans_a), to_cublas(g.trans_b), checked_int(g.m, "m"),
-                                 checked_int(g.n, "n"), checked_int(g.k, "k"), &g.alpha, g.a, checked_int(g.lda, "lda"),
-                                 g.b, checked_int(g.ldb, "ldb"), &g.beta, g.c, checked_int(g.ldc, "ldc")));
+  EGEMM_CUBLAS_CHECK(cublasSgemm(h, to_cublas(g.trans_a), to_cublas(g.trans_b), m, n, k, &g.alpha, g.a, lda, g.b, ldb,
+                                 &g.beta, g.c, ldc));
 }
 
 }  // namespace egemm::cuda

@@ -1,4 +1,5 @@
-// NativeFP32 on the GPU: cuBLAS SGEMM on the caller's stream.
+// NativeFP32 on the GPU: cuBLAS SGEMM on the caller's stream (through a cached
+// cuBLASLt plan where one serves, sgemm_plans.hpp).
 #pragma once
 
 #include <cublas_v2.h>

@@ -18,9 +18,10 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/sm90/hopper_resources.cu
   ${_cuda_dir}/entry_fixups.cu
   ${_cuda_dir}/cublas_native.cu
+  ${_cuda_dir}/sgemm_plans.cu
   ${_cuda_dir}/crossover_rates.cu
   ${_cuda_dir}/cuda_gemm.cu)
-target_link_libraries(egemm PRIVATE CUDA::cudart CUDA::cublas)
+target_link_libraries(egemm PRIVATE CUDA::cudart CUDA::cublas CUDA::cublasLt)
 # -Xptxas=-v: the build log records every kernel's registers and spills (the
 # fused gemm must not spill); -warn-spills makes a spill stand out.
 target_compile_options(egemm PRIVATE

@@ -1,0 +1,135 @@
+#include "backends/cuda/sgemm_plans.hpp"
+
+#include <cublasLt.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/relaxed_capture.hpp"
+
+namespace egemm::cuda {
+namespace {
+
+struct PlanKey {
+  int device;
+  Op trans_a, trans_b;
+  index_t m, n, k, lda, ldb, ldc;
+  bool operator==(const PlanKey& o) const {
+    return device == o.device && trans_a == o.trans_a && trans_b == o.trans_b && m == o.m && n == o.n && k == o.k &&
+           lda == o.lda && ldb == o.ldb && ldc == o.ldc;
+  }
+};
+
+struct PlanKeyHash {
+  std::size_t operator()(const PlanKey& p) const {
+    std::size_t h = std::hash<int>{}(p.device) * 2 + (p.trans_a == Op::none) * 1 + (p.trans_b == Op::none) * 4;
+    for (index_t v : {p.m, p.n, p.k, p.lda, p.ldb, p.ldc}) h = h * 1000003u ^ std::hash<index_t>{}(v);
+    return h;
+  }
+};
+
+cublasOperation_t to_cublas(Op op) { return op == Op::none ? CUBLAS_OP_N : CUBLAS_OP_T; }
+
+// Descriptors of one call shape and cuBLASLt's first algorithm for it.
+class Plan {
+ public:
+  Plan(cublasLtHandle_t lt, const PlanKey& key) {
+    EGEMM_CUBLAS_CHECK(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F));  // FP32 math, no TF32
+    const cublasOperation_t ta = to_cublas(key.trans_a), tb = to_cublas(key.trans_b);
+    EGEMM_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta)));
+    EGEMM_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb)));
+    // The stored matrices: op(A) is m x k, so A is k x m when transposed; likewise B.
+    const bool a_n = key.trans_a == Op::none, b_n = key.trans_b == Op::none;
+    EGEMM_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&a_, CUDA_R_32F, a_n ? key.m : key.k, a_n ? key.k : key.m, key.lda));
+    EGEMM_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&b_, CUDA_R_32F, b_n ? key.k : key.n, b_n ? key.n : key.k, key.ldb));
+    EGEMM_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&c_, CUDA_R_32F, key.m, key.n, key.ldc));
+    // Ask with room for workspace, so that cuBLASLt picks as it would unconstrained.
+    cublasLtMatmulPreference_t preference = nullptr;
+    EGEMM_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&preference));
+    const std::size_t room = std::size_t{64} << 20;
+    cublasLtMatmulHeuristicResult_t best{};
+    int found = 0;
+    cublasStatus_t s = cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &room,
+                                                            sizeof(room));
+    if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulAlgoGetHeuristic(lt, op_, a_, b_, c_, c_, preference, 1, &best, &found);
+    (void)cublasLtMatmulPreferenceDestroy(preference);
+    // No algorithm (or an unsupported shape) is not an error: cublasSgemm takes the call.
+    usable_ = s == CUBLAS_STATUS_SUCCESS && found > 0 && best.state == CUBLAS_STATUS_SUCCESS && best.workspaceSize == 0;
+    algo_ = best.algo;
+  }
+  ~Plan() {
+    if (c_ != nullptr) (void)cublasLtMatrixLayoutDestroy(c_);
+    if (b_ != nullptr) (void)cublasLtMatrixLayoutDestroy(b_);
+    if (a_ != nullptr) (void)cublasLtMatrixLayoutDestroy(a_);
+    if (op_ != nullptr) (void)cublasLtMatmulDescDestroy(op_);
+  }
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  bool usable() const { return usable_; }
+  void run(cublasLtHandle_t lt, const GemmArgs& g, cudaStream_t stream) const {
+    EGEMM_CUBLAS_CHECK(cublasLtMatmul(lt, op_, &g.alpha, g.a, a_, g.b, b_, &g.beta, g.c, c_, g.c, c_, &algo_, nullptr, 0,
+                                      stream));
+  }
+
+ private:
+  cublasLtMatmulDesc_t op_ = nullptr;
+  cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, c_ = nullptr;
+  cublasLtMatmulAlgo_t algo_{};
+  bool usable_ = false;
+};
+
+// Per thread, like the cuBLAS handles: a handle per device, the plans of every device.
+struct ThreadPlans {
+  std::unordered_map<int, cublasLtHandle_t> handles;
+  std::unordered_map<PlanKey, std::unique_ptr<Plan>, PlanKeyHash> plans;
+  ~ThreadPlans() {
+    plans.clear();
+    for (auto& entry : handles) (void)cublasLtDestroy(entry.second);  // at thread exit; nothing to report to
+  }
+  cublasLtHandle_t handle(int device) {
+    auto found = handles.find(device);
+    if (found != handles.end()) return found->second;
+    const RelaxedCaptureScope relaxed;  // a thread's first call may be captured into a graph
+    cublasLtHandle_t h = nullptr;
+    EGEMM_CUBLAS_CHECK(cublasLtCreate(&h));
+    return handles.emplace(device, h).first->second;
+  }
+};
+
+ThreadPlans& thread_plans() {
+  thread_local ThreadPlans plans;
+  return plans;
+}
+
+bool plans_enabled() {
+  const char* v = std::getenv("EGEMM_SGEMM_PLANS");
+  return v == nullptr || std::strcmp(v, "0") != 0;
+}
+
+}  // namespace
+
+bool planned_sgemm(const GemmArgs& g, cudaStream_t stream) {
+  if (!plans_enabled()) return false;
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  ThreadPlans& cache = thread_plans();
+  const cublasLtHandle_t lt = cache.handle(device);
+  const PlanKey key{device, g.trans_a, g.trans_b, g.m, g.n, g.k, g.lda, g.ldb, g.ldc};
+  auto found = cache.plans.find(key);
+  if (found == cache.plans.end()) {  // host-side set-up only: nothing enqueued, fine inside a capture
+    if (cache.plans.size() >= max_sgemm_plans) cache.plans.clear();
+    found = cache.plans.emplace(key, std::make_unique<Plan>(lt, key)).first;
+  }
+  if (!found->second->usable()) return false;
+  found->second->run(lt, g, stream);
+  return true;
+}
+
+std::size_t sgemm_plans_cached() { return thread_plans().plans.size(); }
+
+}  // namespace egemm::cuda
