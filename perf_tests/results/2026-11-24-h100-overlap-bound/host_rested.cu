@@ -1,6 +1,8 @@
 // Session 11 experiment: a 1024^3 hand-off's host time after a pause, its pieces added one at a
 // time, every variant interleaved round-robin (each call after 0.25 s idle) so that drift in the
 // machine's state falls on all alike. Median and quartiles of `rounds` calls per variant, host us.
+// Runs 6 and 8; run 6's copy lacked the last variant (the hand-off with EGEMM_SGEMM_PLANS=0), and
+// native_sgemm was cublasSgemm then, cuBLASLt with a cached plan since 6246719.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -28,7 +30,7 @@ int main(int argc, char** argv) {
   const float one = 1, zero = 0;
   const egemm::GemmArgs g = egemm::make_gemm_args("x", 'N', 'N', m, n, k, 1.0f, a, m, b, k, 0.0f, c, m);
   volatile bool sink = false;
-  struct Variant { const char* name; std::function<void()> run; std::vector<double> us; };
+  struct Variant { const char* name; std::function<void()> run; std::vector<double> us; const char* plans = nullptr; };
   std::vector<Variant> variants = {
     {"cublasSgemm (own handle, stream set once)", [&] { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, a, m, b, k, &zero, c, m); }, {}},
     {"native_sgemm (EGEMM's handle: cudaGetDevice, map, cublasSetStream, cublasSgemm)", [&] { egemm::cuda::native_sgemm(g, s); }, {}},
@@ -36,15 +38,23 @@ int main(int argc, char** argv) {
     {"+ the hand-off's choice (emulated_fp32_on_tensor_cores)", [&] { egemm::cuda::require_device_memory(g); sink = egemm::cuda::emulated_fp32_on_tensor_cores(m, n, k); egemm::cuda::native_sgemm(g, s); }, {}},
     {"egemm::gemm NativeFP32", [&] { egemm::gemm(egemm::NativeFP32{}, 'N', 'N', m, n, k, 1.0f, a, m, b, k, 0.0f, c, m, s); }, {}},
     {"egemm::gemm EmulatedFP32 (hand-off)", [&] { egemm::gemm(egemm::EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, a, m, b, k, 0.0f, c, m, s); }, {}},
+    {"egemm::gemm EmulatedFP32 (hand-off), EGEMM_SGEMM_PLANS=0", [&] { egemm::gemm(egemm::EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, a, m, b, k, 0.0f, c, m, s); }, {}, "0"},
   };
-  for (auto& v : variants) for (int i = 0; i < 20; ++i) v.run();
+  auto with_env = [](const Variant& v, auto&& f) {
+    if (v.plans) setenv("EGEMM_SGEMM_PLANS", v.plans, 1);
+    f();
+    if (v.plans) unsetenv("EGEMM_SGEMM_PLANS");
+  };
+  for (auto& v : variants) with_env(v, [&] { for (int i = 0; i < 20; ++i) v.run(); });
   cudaDeviceSynchronize();
   for (int r = 0; r < rounds; ++r)
     for (auto& v : variants) {
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
-      const auto t0 = clk::now();
-      v.run();
-      v.us.push_back(std::chrono::duration<double, std::micro>(clk::now() - t0).count());
+      with_env(v, [&] {
+        const auto t0 = clk::now();
+        v.run();
+        v.us.push_back(std::chrono::duration<double, std::micro>(clk::now() - t0).count());
+      });
       cudaDeviceSynchronize();
     }
   std::printf("| variant (%d rested calls each, interleaved) | host us: median | 25%% | 75%% |\n|---|---:|---:|---:|\n", rounds);
