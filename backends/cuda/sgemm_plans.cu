@@ -2,11 +2,13 @@
 
 #include <cublasLt.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/relaxed_capture.hpp"
@@ -14,21 +16,33 @@
 namespace egemm::cuda {
 namespace {
 
+// The largest power of two up to 256 dividing p's address: cuBLASLt's
+// algorithms state the alignment they need, and its heuristic assumes 256
+// unless told otherwise.
+std::uint32_t alignment_of(const void* p) {
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  std::uint32_t bytes = 256;
+  while (bytes > 4 && address % bytes != 0) bytes /= 2;
+  return bytes;
+}
+
 struct PlanKey {
   int device;
   Op trans_a, trans_b;
   index_t m, n, k, lda, ldb, ldc;
+  std::uint32_t align_a, align_b, align_c;
   bool operator==(const PlanKey& o) const {
     return device == o.device && trans_a == o.trans_a && trans_b == o.trans_b && m == o.m && n == o.n && k == o.k &&
-           lda == o.lda && ldb == o.ldb && ldc == o.ldc;
+           lda == o.lda && ldb == o.ldb && ldc == o.ldc && align_a == o.align_a && align_b == o.align_b &&
+           align_c == o.align_c;
   }
 };
 
 struct PlanKeyHash {
   std::size_t operator()(const PlanKey& p) const {
-    std::size_t h = std::hash<int>{}(p.device) * 2 + (p.trans_a == Op::none) * 1 + (p.trans_b == Op::none) * 4;
+    std::size_t h = static_cast<std::size_t>(p.device) * 4 + (p.trans_a == Op::none ? 1 : 0) + (p.trans_b == Op::none ? 2 : 0);
     for (index_t v : {p.m, p.n, p.k, p.lda, p.ldb, p.ldc}) h = h * 1000003u ^ std::hash<index_t>{}(v);
-    return h;
+    return h * 1000003u ^ (p.align_a | p.align_b << 9 | p.align_c << 18);
   }
 };
 
@@ -55,6 +69,13 @@ class Plan {
     int found = 0;
     cublasStatus_t s = cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &room,
                                                             sizeof(room));
+    const std::pair<cublasLtMatmulPreferenceAttributes_t, std::uint32_t> alignments[] = {
+        {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, key.align_a},
+        {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, key.align_b},
+        {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, key.align_c},
+        {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, key.align_c}};  // D is C
+    for (const auto& [attribute, bytes] : alignments)
+      if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulPreferenceSetAttribute(preference, attribute, &bytes, sizeof(bytes));
     if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatmulAlgoGetHeuristic(lt, op_, a_, b_, c_, c_, preference, 1, &best, &found);
     (void)cublasLtMatmulPreferenceDestroy(preference);
     // No algorithm (or an unsupported shape) is not an error: cublasSgemm takes the call.
@@ -119,7 +140,8 @@ bool planned_sgemm(const GemmArgs& g, cudaStream_t stream) {
   EGEMM_CUDA_CHECK(cudaGetDevice(&device));
   ThreadPlans& cache = thread_plans();
   const cublasLtHandle_t lt = cache.handle(device);
-  const PlanKey key{device, g.trans_a, g.trans_b, g.m, g.n, g.k, g.lda, g.ldb, g.ldc};
+  const PlanKey key{device, g.trans_a, g.trans_b, g.m, g.n, g.k, g.lda, g.ldb, g.ldc,
+                    alignment_of(g.a), alignment_of(g.b), alignment_of(g.c)};
   auto found = cache.plans.find(key);
   if (found == cache.plans.end()) {  // host-side set-up only: nothing enqueued, fine inside a capture
     if (cache.plans.size() >= max_sgemm_plans) cache.plans.clear();

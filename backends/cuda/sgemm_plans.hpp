@@ -1,5 +1,6 @@
 // NativeFP32 (and EmulatedFP32's hand-off) through cuBLASLt with the plan
-// made once per thread, device and call shape: the operation and matrix
+// made once per thread, device and call shape (transposes, sizes, leading
+// dimensions, and the operands' alignment up to 256 bytes): the operation and matrix
 // descriptors and cuBLASLt's pick of algorithm. cublasSgemm makes that pick
 // again on every call: ~2.5 us of host time warm, ~15-18 us on a CPU that
 // slept, about what EGEMM's own checks cost before it (session 11, run 7 of

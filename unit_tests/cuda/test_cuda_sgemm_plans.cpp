@@ -3,8 +3,8 @@
 // within the bound on every transpose, padding and alpha/beta; one plan per
 // shape, made again only for a new one; the cache starts over when full; the
 // same C as cublasSgemm on the same inputs, to FP32's rounding (bit for bit
-// where cuBLASLt picks cublasSgemm's kernel, reported); EGEMM_SGEMM_PLANS=0
-// makes no plan.
+// where cuBLASLt picks cublasSgemm's kernel, reported), with operands on any
+// 4-byte boundary; EGEMM_SGEMM_PLANS=0 makes no plan.
 #include <cublas_v2.h>
 #include <gtest/gtest.h>
 
@@ -76,6 +76,39 @@ TEST(CudaSgemmPlans, SameCAsCublasSgemmToFp32Rounding) {
     std::printf("%lld^3: %zu of %zu entries bit-equal to cublasSgemm's\n", static_cast<long long>(n), equal, p.size());
     RecordProperty("bit_equal_" + std::to_string(n), static_cast<int>(equal == p.size()));
     EXPECT_LT(worst, 1e-4) << "the planned SGEMM differs from cublasSgemm by more than FP32 rounding allows";
+  }
+  cublasDestroy(h);
+}
+
+// Operands 4, 8 or 12 bytes past a 256-byte boundary (sub-blocks of a
+// matrix): each alignment gets a plan whose algorithm can read them, and C
+// is cublasSgemm's to FP32 rounding.
+TEST(CudaSgemmPlans, OperandsOffTheirAlignmentGetPlansThatFit) {
+  EGEMM_REQUIRE_GPU();
+  cublasHandle_t h = nullptr;
+  ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+  const int m = 520, n = 384, k = 300;  // fills a wave of cuBLAS's tiles; k not a multiple of 8
+  const test::Matrix a = test::random_matrix(m + 3, k, test::fresh_seed()), b = test::random_matrix(k + 3, n, test::fresh_seed()),
+                     c = test::random_matrix(m + 3, n, test::fresh_seed());
+  const test::DeviceBuffer<float> da(a.data), db(b.data);
+  for (const int offset : {0, 1, 2, 3}) {
+    SCOPED_TRACE("operands " + std::to_string(4 * offset) + " bytes off");
+    const test::DeviceBuffer<float> planned(c.data), direct(c.data);
+    const float alpha = 1.0f, beta = 0.5f;
+    const std::size_t before = cuda::sgemm_plans_cached();
+    // lda = m + 3 and so on: every column starts off the boundary too.
+    gemm(NativeFP32{}, 'N', 'N', m, n, k, alpha, da.get() + offset, m + 3, db.get() + offset, k + 3, beta,
+         planned.get() + offset, m + 3, cudaStream_t{});
+    EXPECT_LE(cuda::sgemm_plans_cached(), before + 1);
+    ASSERT_EQ(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, da.get() + offset, m + 3, db.get() + offset,
+                          k + 3, &beta, direct.get() + offset, m + 3),
+              CUBLAS_STATUS_SUCCESS);
+    test::cuda_ok(cudaDeviceSynchronize(), "sync");
+    const std::vector<float> p = planned.download(), d = direct.download();
+    double worst = 0;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      worst = std::max(worst, std::fabs(static_cast<double>(p[i]) - d[i]) / (std::fabs(d[i]) + 1.0));
+    EXPECT_LT(worst, 1e-4) << "C differs from cublasSgemm's by more than FP32 rounding allows (or outside C)";
   }
   cublasDestroy(h);
 }
