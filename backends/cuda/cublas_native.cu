@@ -27,8 +27,6 @@ int checked_int(index_t v, const char* name) {
   return static_cast<int>(v);
 }
 
-cublasOperation_t to_cublas(Op op) { return op == Op::none ? CUBLAS_OP_N : CUBLAS_OP_T; }
-
 }  // namespace
 
 cublasHandle_t cublas_handle() {

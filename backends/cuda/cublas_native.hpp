@@ -9,6 +9,9 @@
 
 namespace egemm::cuda {
 
+// cuBLAS's name for a transpose.
+inline cublasOperation_t to_cublas(Op op) { return op == Op::none ? CUBLAS_OP_N : CUBLAS_OP_T; }
+
 // This thread's cuBLAS handle for the current device, created on first use.
 cublasHandle_t cublas_handle();
 

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "backends/cuda/cublas_native.hpp"
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/relaxed_capture.hpp"
 
@@ -45,8 +46,6 @@ struct PlanKeyHash {
     return h * 1000003u ^ (p.align_a | p.align_b << 9 | p.align_c << 18);
   }
 };
-
-cublasOperation_t to_cublas(Op op) { return op == Op::none ? CUBLAS_OP_N : CUBLAS_OP_T; }
 
 // Descriptors of one call shape and cuBLASLt's first algorithm for it.
 class Plan {
