@@ -51,6 +51,25 @@ struct PlanKeyHash {
 class Plan {
  public:
   Plan(cublasLtHandle_t lt, const PlanKey& key) {
+    try {
+      make(lt, key);
+    } catch (...) {
+      release();  // a constructor that throws runs no destructor
+      throw;
+    }
+  }
+  ~Plan() { release(); }
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  bool usable() const { return usable_; }
+  void run(cublasLtHandle_t lt, const GemmArgs& g, cudaStream_t stream) const {
+    EGEMM_CUBLAS_CHECK(cublasLtMatmul(lt, op_, &g.alpha, g.a, a_, g.b, b_, &g.beta, g.c, c_, g.c, c_, &algo_, nullptr, 0,
+                                      stream));
+  }
+
+ private:
+  void make(cublasLtHandle_t lt, const PlanKey& key) {
     EGEMM_CUBLAS_CHECK(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F));  // FP32 math, no TF32
     const cublasOperation_t ta = to_cublas(key.trans_a), tb = to_cublas(key.trans_b);
     EGEMM_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta)));
@@ -81,22 +100,13 @@ class Plan {
     usable_ = s == CUBLAS_STATUS_SUCCESS && found > 0 && best.state == CUBLAS_STATUS_SUCCESS && best.workspaceSize == 0;
     algo_ = best.algo;
   }
-  ~Plan() {
+  void release() {
     if (c_ != nullptr) (void)cublasLtMatrixLayoutDestroy(c_);
     if (b_ != nullptr) (void)cublasLtMatrixLayoutDestroy(b_);
     if (a_ != nullptr) (void)cublasLtMatrixLayoutDestroy(a_);
     if (op_ != nullptr) (void)cublasLtMatmulDescDestroy(op_);
   }
-  Plan(const Plan&) = delete;
-  Plan& operator=(const Plan&) = delete;
 
-  bool usable() const { return usable_; }
-  void run(cublasLtHandle_t lt, const GemmArgs& g, cudaStream_t stream) const {
-    EGEMM_CUBLAS_CHECK(cublasLtMatmul(lt, op_, &g.alpha, g.a, a_, g.b, b_, &g.beta, g.c, c_, g.c, c_, &algo_, nullptr, 0,
-                                      stream));
-  }
-
- private:
   cublasLtMatmulDesc_t op_ = nullptr;
   cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, c_ = nullptr;
   cublasLtMatmulAlgo_t algo_{};
