@@ -2,24 +2,14 @@
 
 #include <climits>
 #include <string>
-#include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/relaxed_capture.hpp"
 #include "backends/cuda/sgemm_plans.hpp"
+#include "backends/cuda/thread_handles.hpp"
 #include "egemm/errors.hpp"
 
 namespace egemm::cuda {
 namespace {
-
-// One handle per (thread, device): a handle is bound to the device current at
-// its creation, and sharing one between threads would race on its stream.
-struct HandleCache {
-  std::unordered_map<int, cublasHandle_t> handles;
-  ~HandleCache() {
-    for (auto& entry : handles) (void)cublasDestroy(entry.second);  // at thread exit; nothing to report to
-  }
-};
 
 int checked_int(index_t v, const char* name) {
   if (v > INT_MAX) throw unsupported(std::string("egemm::gemm (CUDA, NativeFP32): ") + name + " = " + std::to_string(v) +
@@ -30,22 +20,20 @@ int checked_int(index_t v, const char* name) {
 }  // namespace
 
 cublasHandle_t cublas_handle() {
-  thread_local HandleCache cache;
+  thread_local ThreadHandles<cublasHandle_t, cublasDestroy> handles;
   int device = 0;
   EGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  auto found = cache.handles.find(device);
-  if (found != cache.handles.end()) return found->second;
-  const RelaxedCaptureScope relaxed;  // cublasCreate allocates: refused inside a capture otherwise
-  cublasHandle_t h = nullptr;
-  EGEMM_CUBLAS_CHECK(cublasCreate(&h));
-  // Plain FP32 math (no TF32 tensor-op shortcut), stated rather than assumed.
-  const cublasStatus_t s = cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
-  if (s != CUBLAS_STATUS_SUCCESS) {
-    (void)cublasDestroy(h);
-    EGEMM_CUBLAS_CHECK(s);
-  }
-  cache.handles.emplace(device, h);
-  return h;
+  return handles.get(device, [] {
+    cublasHandle_t h = nullptr;
+    EGEMM_CUBLAS_CHECK(cublasCreate(&h));
+    // Plain FP32 math (no TF32 tensor-op shortcut), stated rather than assumed.
+    const cublasStatus_t s = cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+      (void)cublasDestroy(h);
+      EGEMM_CUBLAS_CHECK(s);
+    }
+    return h;
+  });
 }
 
 void native_sgemm(const GemmArgs& g, cudaStream_t stream) {

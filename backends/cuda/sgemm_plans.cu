@@ -12,7 +12,7 @@
 
 #include "backends/cuda/cublas_native.hpp"
 #include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/relaxed_capture.hpp"
+#include "backends/cuda/thread_handles.hpp"
 
 namespace egemm::cuda {
 namespace {
@@ -113,21 +113,17 @@ class Plan {
   bool usable_ = false;
 };
 
-// Per thread, like the cuBLAS handles: a handle per device, the plans of every device.
+// Per thread, like the cuBLAS handles: a handle per device, the plans of every
+// device (declared after the handles, so destroyed before them).
 struct ThreadPlans {
-  std::unordered_map<int, cublasLtHandle_t> handles;
+  ThreadHandles<cublasLtHandle_t, cublasLtDestroy> handles;
   std::unordered_map<PlanKey, std::unique_ptr<Plan>, PlanKeyHash> plans;
-  ~ThreadPlans() {
-    plans.clear();
-    for (auto& entry : handles) (void)cublasLtDestroy(entry.second);  // at thread exit; nothing to report to
-  }
   cublasLtHandle_t handle(int device) {
-    auto found = handles.find(device);
-    if (found != handles.end()) return found->second;
-    const RelaxedCaptureScope relaxed;  // a thread's first call may be captured into a graph
-    cublasLtHandle_t h = nullptr;
-    EGEMM_CUBLAS_CHECK(cublasLtCreate(&h));
-    return handles.emplace(device, h).first->second;
+    return handles.get(device, [] {
+      cublasLtHandle_t h = nullptr;
+      EGEMM_CUBLAS_CHECK(cublasLtCreate(&h));
+      return h;
+    });
   }
 };
 

@@ -8,6 +8,7 @@
 #include <cublas_v2.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -17,6 +18,15 @@
 
 namespace egemm {
 namespace {
+
+// The largest |p - d| / (|d| + 1) over two results of the same product: well
+// under 1e-4 where both are FP32 sums of the same terms in some order.
+double largest_difference(const std::vector<float>& p, const std::vector<float>& d) {
+  double worst = 0;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    worst = std::max(worst, std::fabs(static_cast<double>(p[i]) - d[i]) / (std::fabs(d[i]) + 1.0));
+  return worst;
+}
 
 TEST(CudaSgemmPlans, EveryCaseWithinTheBoundAndOnePlanPerShape) {
   EGEMM_REQUIRE_GPU();
@@ -68,11 +78,8 @@ TEST(CudaSgemmPlans, SameCAsCublasSgemmToFp32Rounding) {
     test::cuda_ok(cudaDeviceSynchronize(), "sync");
     const std::vector<float> p = planned.download(), d = direct.download();
     std::size_t equal = 0;
-    double worst = 0;  // |difference| over the entry's magnitude plus k ulps of the sum's scale
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      equal += p[i] == d[i];
-      worst = std::max(worst, std::fabs(static_cast<double>(p[i]) - d[i]) / (std::fabs(d[i]) + 1.0));
-    }
+    for (std::size_t i = 0; i < p.size(); ++i) equal += p[i] == d[i];
+    const double worst = largest_difference(p, d);
     std::printf("%lld^3: %zu of %zu entries bit-equal to cublasSgemm's\n", static_cast<long long>(n), equal, p.size());
     RecordProperty("bit_equal_" + std::to_string(n), static_cast<int>(equal == p.size()));
     EXPECT_LT(worst, 1e-4) << "the planned SGEMM differs from cublasSgemm by more than FP32 rounding allows";
@@ -104,11 +111,8 @@ TEST(CudaSgemmPlans, OperandsOffTheirAlignmentGetPlansThatFit) {
                           k + 3, &beta, direct.get() + offset, m + 3),
               CUBLAS_STATUS_SUCCESS);
     test::cuda_ok(cudaDeviceSynchronize(), "sync");
-    const std::vector<float> p = planned.download(), d = direct.download();
-    double worst = 0;
-    for (std::size_t i = 0; i < p.size(); ++i)
-      worst = std::max(worst, std::fabs(static_cast<double>(p[i]) - d[i]) / (std::fabs(d[i]) + 1.0));
-    EXPECT_LT(worst, 1e-4) << "C differs from cublasSgemm's by more than FP32 rounding allows (or outside C)";
+    EXPECT_LT(largest_difference(planned.download(), direct.download()), 1e-4)
+        << "C differs from cublasSgemm's by more than FP32 rounding allows (or outside C)";
   }
   cublasDestroy(h);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 11 run 10: every GPU test on the final library (SGEMM plans keyed by the operands'
-# alignment too; a new test with operands 4-12 bytes off a 256-byte boundary); call_overhead at 1024^3.
+# Session 11 run 13: every GPU test after the review (one ThreadHandles for the cuBLAS and cuBLASLt handles);
+# call_overhead at 1024^3.
 cd "$(dirname "$0")/main"
 export LD_LIBRARY_PATH=$PWD/lib
 nvidia-smi --query-gpu=name,serial,power.limit --format=csv,noheader; date -u
