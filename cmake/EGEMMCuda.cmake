@@ -20,4 +20,21 @@ if(EGEMM_HAVE_CUDA)
   set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   find_package(CUDAToolkit REQUIRED)
+  # The Hopper kernels need sm_90a code (wgmma, TMA, setmaxnreg). Without it
+  # they are not run (backends/cuda/loaded_code.hpp checks at run time), and
+  # Hopper GPUs take the mma.sync kernel: correct, at ~1.8x SGEMM instead of ~4x.
+  set(_egemm_hopper_arch OFF)
+  set(_egemm_sm90_without_a OFF)
+  foreach(_arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    if(_arch MATCHES "^90a")
+      set(_egemm_hopper_arch ON)
+    elseif(_arch MATCHES "^9[0-9]" OR _arch MATCHES "^(native|all|all-major)$")
+      set(_egemm_sm90_without_a ON)
+    endif()
+  endforeach()
+  if(_egemm_sm90_without_a AND NOT _egemm_hopper_arch)
+    message(WARNING "EGEMM: CUDA architectures '${CMAKE_CUDA_ARCHITECTURES}' hold no sm_90a code: on Hopper "
+                    "GPUs EmulatedFP32 will run the mma.sync kernel (~1.8x SGEMM instead of ~4x). Add 90a-real "
+                    "(EGEMM_CUDA_ARCHITECTURES' default is 80-real;90a-real).")
+  endif()
 endif()

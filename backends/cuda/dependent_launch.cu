@@ -3,16 +3,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "backends/cuda/device_facts.hpp"
+#include "backends/cuda/loaded_code.hpp"
 #include "backends/cuda/per_device.hpp"
 
 namespace egemm::cuda {
 namespace {
-
-// Compiled like every kernel of the library: its binary version on a device
-// says which code the device runs (sm_80 code on an sm_90 GPU has no
-// griddepcontrol.wait, and must not be launched as a dependent).
-__global__ void code_version_probe() {}
 
 // EGEMM_DEPENDENT_LAUNCH=0: every kernel launched plainly, after the previous
 // one has completed, so that a trace (perf_tests/call_timeline) shows each
@@ -30,15 +25,9 @@ bool dependent_launch_requested() {
 bool dependent_launch_supported() {
   if (!dependent_launch_requested()) return false;
   static PerDevice<bool> per_device;
-  return per_device.get([](int) {
-    if (device_facts().major < 9) return false;
-    cudaFuncAttributes attributes{};
-    if (cudaFuncGetAttributes(&attributes, code_version_probe) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return false;
-    }
-    return attributes.binaryVersion >= 90;
-  });
+  // Code compiled for sm_80 (machine code or PTX the driver compiles for a
+  // Hopper GPU) has no griddepcontrol.wait: its kernels must not be dependents.
+  return per_device.get([](int) { return loaded_code_has_grid_dependency_control(); });
 }
 
 }  // namespace egemm::cuda

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/loaded_code.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/tensor_maps.hpp"
 #include "egemm/path_selection.hpp"
@@ -60,6 +62,28 @@ TEST(CudaFusedKernel, WgmmaOnSm90WhereBuiltMmaSyncElsewhere) {
     EXPECT_EQ(cuda::fused_kernel_for(p, EmulationPath::fp16_scaled), k) << policy_name(p);
   // TF32 pieces run the same kernel (wgmma m64n128k8.tf32 on sm_90a).
   EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::tf32_full_range), k);
+}
+
+// The probes read what the code the driver loaded holds (loaded_code.hpp):
+// sm_90a's features on an sm_90 GPU exactly where the build has sm_90a code
+// (a build for plain sm_90 has the Hopper kernels' bodies compiled out), and
+// griddepcontrol on a Hopper or newer GPU wherever the build has code for it.
+TEST(CudaLoadedCode, ProbesFindWhatTheBuildHolds) {
+  EGEMM_REQUIRE_GPU();
+  int device = 0, major = 0;
+  test::cuda_ok(cudaGetDevice(&device), "cudaGetDevice");
+  test::cuda_ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "attribute");
+  const bool sm90a = cuda::loaded_code_has_sm90a_features(), gdc = cuda::loaded_code_has_grid_dependency_control();
+  std::printf("loaded code: sm_90a features %d, griddepcontrol %d\n", sm90a, gdc);
+#if defined(EGEMM_TEST_BUILT_SM90A)
+  EXPECT_EQ(sm90a, device_is_sm90());
+#else
+  EXPECT_FALSE(sm90a);
+#endif
+  if (major < 9) EXPECT_FALSE(gdc);
+#if defined(EGEMM_TEST_BUILT_SM9X)
+  if (major == 9) EXPECT_TRUE(gdc);
+#endif
 }
 
 // EGEMM_SM90_KERNEL=0 forces the mma.sync kernel, =cp_async the other wgmma

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "backends/cuda/device_facts.hpp"
+#include "backends/cuda/loaded_code.hpp"
 #include "backends/cuda/per_device.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
@@ -38,23 +39,10 @@ struct DefaultTile {
 static_assert(std::is_same_v<DefaultTile<EmulatedFP32, 1>::type, EmulatedFP32Tile<0>>,
               "EmulatedFP32's first candidate is the default tile");
 
-// Per device: whether it is sm_90 and the binary's code for it is the sm_90a kernel.
+// Per device: whether it is sm_90 and runs this build's sm_90a code (see loaded_code.hpp).
 bool device_runs_sm90a() {
   static PerDevice<bool> runs_per_device;
-  return runs_per_device.get([](int device) {
-    int major = 0, minor = 0;
-    EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-    if (major != 9 || minor != 0) return false;
-    cudaFuncAttributes attributes{};
-    // No code for this device in the binary is an error here, not a reason to fail the call.
-    const cudaError_t e = cudaFuncGetAttributes(&attributes, hopper::kernel_of<EmulatedFP32, EmulatedFP32Tile<0>>());
-    if (e != cudaSuccess) {
-      (void)cudaGetLastError();
-      return false;
-    }
-    return attributes.binaryVersion == 90;
-  });
+  return runs_per_device.get([](int) { return loaded_code_has_sm90a_features(); });
 }
 
 // The other policies run in clusters of two blocks multicasting op(B)'s boxes:

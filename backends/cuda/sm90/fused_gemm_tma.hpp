@@ -13,8 +13,8 @@
 namespace egemm::cuda {
 
 // Whether the TMA + wgmma kernel can run `policy` on the current device:
-// compute capability 9.0, this build holds sm_90a code (the kernel's binary
-// version is 90), and EGEMM_SM90_KERNEL is not "0" (that forces the mma.sync
+// compute capability 9.0, the device runs this build's sm_90a code
+// (loaded_code.hpp), and EGEMM_SM90_KERNEL is not "0" (that forces the mma.sync
 // kernel, for A/B timing). False for NativeFP32.
 bool tma_kernel_runs(PolicyId policy);
 

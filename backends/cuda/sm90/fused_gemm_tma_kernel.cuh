@@ -544,6 +544,8 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   }
   if (staged_c && thread == 0) bulk_wait<0>();  // C's last boxes are written out
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
+#elif defined(__CUDA_ARCH__)
+  __trap();  // code without sm_90a's features: the host's check (loaded_code.hpp) never launches it
 #endif
 }
 

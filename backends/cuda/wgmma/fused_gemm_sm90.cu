@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/loaded_code.hpp"
 #include "backends/cuda/per_device.hpp"
 #include "backends/cuda/tile_config.hpp"
 #include "backends/cuda/wgmma/fused_gemm_sm90.cuh"
@@ -23,23 +24,13 @@ bool switched_off() {
   return v != nullptr && std::strcmp(v, "0") == 0;
 }
 
-bool has_sm90a_code(int device) {
-  int major = 0, minor = 0;
-  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  EGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  if (major != 9 || minor != 0) return false;
-  cudaFuncAttributes attributes{};
-  EGEMM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  return attributes.binaryVersion == 90;
-}
-
 int blocks_per_sm(int) { return cuda::resident_blocks_per_sm(kernel, WarpgroupTile::threads, smem_bytes); }
 
 }  // namespace
 
 bool warpgroup_kernel_usable() {
   static PerDevice<bool> usable;
-  return !switched_off() && usable.get(has_sm90a_code);
+  return !switched_off() && usable.get([](int) { return loaded_code_has_sm90a_features(); });
 }
 
 int resident_blocks_per_sm() {

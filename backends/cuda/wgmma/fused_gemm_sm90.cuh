@@ -142,8 +142,9 @@ __global__ void __launch_bounds__(WarpgroupTile::threads, 1) fused_gemm_sm90_ker
   const int warp = lane_in_group / 32, lane = lane_in_group % 32;
   write_strip<Policy>(SumsStrip{main_acc, corr}, p, block_row + warpgroup * Tile::warpgroup_rows + warp * 16, block_col,
                       lane);
-#else
+#elif defined(__CUDA_ARCH__)
   (void)p;
+  __trap();  // code without sm_90a's features: the host's check (loaded_code.hpp) never launches it
 #endif
 }
 
