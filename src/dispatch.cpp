@@ -22,7 +22,7 @@ void detail::gemm_host(PolicyId policy, const GemmArgs& args) {
 void detail::gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stream) {
 #if EGEMM_HAVE_CUDA
   if (args.empty()) return;
-  cuda::require_device_memory(args);
+  cuda::require_device_operands(args, stream);
   if (args.only_scales_c()) return cuda::scale_c(args, stream);
   cuda::gemm(policy, args, stream);
 #else

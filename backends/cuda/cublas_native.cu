@@ -1,20 +1,18 @@
 #include "backends/cuda/cublas_native.hpp"
 
 #include <climits>
-#include <string>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/sgemm_plans.hpp"
 #include "backends/cuda/thread_handles.hpp"
-#include "egemm/errors.hpp"
 
 namespace egemm::cuda {
 namespace {
 
-int checked_int(index_t v, const char* name) {
-  if (v > INT_MAX) throw unsupported(std::string("egemm::gemm (CUDA, NativeFP32): ") + name + " = " + std::to_string(v) +
-                                     " exceeds cuBLAS's 32-bit sizes");
-  return static_cast<int>(v);
+bool fits_int(const GemmArgs& g) {
+  for (index_t v : {g.m, g.n, g.k, g.lda, g.ldb, g.ldc})
+    if (v > INT_MAX) return false;
+  return true;
 }
 
 }  // namespace
@@ -37,15 +35,19 @@ cublasHandle_t cublas_handle() {
 }
 
 void native_sgemm(const GemmArgs& g, cudaStream_t stream) {
-  // cuBLAS's 32-bit sizes either way.
-  const int m = checked_int(g.m, "m"), n = checked_int(g.n, "n"), k = checked_int(g.k, "k");
-  const int lda = checked_int(g.lda, "lda"), ldb = checked_int(g.ldb, "ldb"), ldc = checked_int(g.ldc, "ldc");
-  if (planned_sgemm(g, stream)) return;
+  const bool small = fits_int(g);
+  if (small && planned_sgemm(g, stream)) return;
   cublasHandle_t h = cublas_handle();
   EGEMM_CUBLAS_CHECK(cublasSetStream(h, stream));
   // The handle's pointer mode is the default (host) and never changed, so alpha/beta are read here.
-  EGEMM_CUBLAS_CHECK(cublasSgemm(h, to_cublas(g.trans_a), to_cublas(g.trans_b), m, n, k, &g.alpha, g.a, lda, g.b, ldb,
-                                 &g.beta, g.c, ldc));
+  const cublasOperation_t ta = to_cublas(g.trans_a), tb = to_cublas(g.trans_b);
+  if (small) {
+    EGEMM_CUBLAS_CHECK(cublasSgemm(h, ta, tb, static_cast<int>(g.m), static_cast<int>(g.n), static_cast<int>(g.k),
+                                   &g.alpha, g.a, static_cast<int>(g.lda), g.b, static_cast<int>(g.ldb), &g.beta, g.c,
+                                   static_cast<int>(g.ldc)));
+  } else {  // a size or leading dimension past 32 bits: cuBLAS's 64-bit interface
+    EGEMM_CUBLAS_CHECK(cublasSgemm_64(h, ta, tb, g.m, g.n, g.k, &g.alpha, g.a, g.lda, g.b, g.ldb, &g.beta, g.c, g.ldc));
+  }
 }
 
 }  // namespace egemm::cuda

@@ -49,6 +49,20 @@ void require_tensor_cores(PolicyId policy) {
   }
 }
 
+// The kernels' grids bound the extents: the split's panels and the gemm's
+// tiles count padded rows in 32 bits, the split's k panels fit gridDim.y.
+// Checked before any scratch memory is asked for, so that too large a problem
+// says so rather than running out of memory.
+void require_grid_extents(PolicyId policy, const GemmArgs& g) {
+  constexpr index_t row_limit = (index_t{1} << 31) - split_row_multiple;
+  constexpr index_t k_limit = index_t{65535} * split_panel_k;
+  if (g.m > row_limit || g.n > row_limit || g.k > k_limit)
+    throw unsupported(std::string("egemm::gemm (CUDA, ") + policy_name(policy) + "): m = " + std::to_string(g.m) +
+                      ", n = " + std::to_string(g.n) + ", k = " + std::to_string(g.k) +
+                      " exceed the tensor-core kernels' grids (m and n up to " + std::to_string(row_limit) +
+                      ", k up to " + std::to_string(k_limit) + "); NativeFP32 takes any size");
+}
+
 // Both operands' split forms inside one workspace; a carver without a base only sizes it.
 struct SplitPair {
   SplitOperand a, b;
@@ -92,6 +106,7 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   constexpr bool selects_path = traits::id == PolicyId::emulated_fp32;
   // A path-selecting call may split into TF32 (float) pieces: room for either form.
   constexpr std::size_t piece_bytes = selects_path || traits::split == SplitRule::tf32 ? 4 : 2;
+  require_grid_extents(traits::id, g);
   WorkspaceCarver sizer;
   (void)carve(sizer, g, traits::pieces_per_operand, piece_bytes);
   StreamWorkspace workspace(sizer.size(), stream);

@@ -16,8 +16,10 @@ void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream);
 void scale_c(const GemmArgs& args, cudaStream_t stream);
 
 // Throw egemm::invalid_argument when A, B or C is not memory of the kind the
-// entry point takes (the host API given device pointers, or the reverse).
-void require_device_memory(const GemmArgs& args);
+// entry point takes (the host API given device pointers, or the reverse), and
+// on the CUDA path when an operand is device memory the current device cannot
+// reach or the stream belongs to another device.
+void require_device_operands(const GemmArgs& args, cudaStream_t stream);
 void require_host_memory(const GemmArgs& args);
 
 // EmulatedFP32 on an m x n x k problem runs the tensor-core emulation, not the

@@ -10,18 +10,30 @@ namespace {
 
 enum class Kind { host, device, managed };
 
-Kind kind_of(const void* p) {
+struct Memory {
+  Kind kind = Kind::host;
+  int device = -1;             // the GPU device memory belongs to
+  bool reachable_here = true;  // from the current device (its own memory, or a peer's with access enabled)
+};
+
+Memory memory_of(const void* p) {
   cudaPointerAttributes attr{};
   const cudaError_t e = cudaPointerGetAttributes(&attr, p);
   if (e != cudaSuccess) {  // no driver / no device: it cannot be device memory
     (void)cudaGetLastError();
-    return Kind::host;
+    return {};
   }
   switch (attr.type) {
-    case cudaMemoryTypeDevice: return Kind::device;
-    case cudaMemoryTypeManaged: return Kind::managed;
-    default: return Kind::host;  // unregistered or pinned host memory
+    case cudaMemoryTypeDevice: return {Kind::device, attr.device, attr.devicePointer != nullptr};
+    case cudaMemoryTypeManaged: return {Kind::managed, attr.device, true};
+    default: return {};  // unregistered or pinned host memory
   }
+}
+
+int current_device() {
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
 }
 
 void require(const GemmArgs& g, bool want_device, const char* where) {
@@ -29,20 +41,51 @@ void require(const GemmArgs& g, bool want_device, const char* where) {
       {"A", g.a, g.k > 0 && g.alpha != 0.0f}, {"B", g.b, g.k > 0 && g.alpha != 0.0f}, {"C", g.c, true}};
   for (const auto& op : operands) {
     if (!op.used || op.p == nullptr) continue;
-    const Kind k = kind_of(op.p);
-    if (k == Kind::managed) continue;  // reachable from both sides
-    if (want_device && k == Kind::host)
+    const Memory m = memory_of(op.p);
+    if (m.kind == Kind::managed) continue;  // reachable from both sides
+    if (want_device && m.kind == Kind::host)
       throw invalid_argument(std::string(where) + ": " + op.name +
                              " is host memory, but a CUDA stream was given; pass device (or managed) memory");
-    if (!want_device && k == Kind::device)
+    if (!want_device && m.kind == Kind::device)
       throw invalid_argument(std::string(where) + ": " + op.name +
                              " is device memory, but no CUDA stream was given; pass a stream to run on the GPU");
+    if (want_device && !m.reachable_here) {
+      const int here = current_device();
+      throw invalid_argument(std::string(where) + ": " + op.name + " is memory of GPU " + std::to_string(m.device) +
+                             ", which the current device (GPU " + std::to_string(here) +
+                             ") cannot reach; call cudaSetDevice(" + std::to_string(m.device) +
+                             ") first, or enable peer access");
+    }
   }
+}
+
+// The kernels run on the current device: a stream of another one would fail
+// at the first launch with an error that does not say why. (A stream the
+// runtime cannot place is left for the launch to report.)
+void require_stream_of_current_device(cudaStream_t stream, const char* where) {
+#if CUDART_VERSION >= 12080
+  int stream_device = 0;
+  if (cudaStreamGetDevice(stream, &stream_device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  const int here = current_device();
+  if (stream_device != here)
+    throw invalid_argument(std::string(where) + ": the stream belongs to GPU " + std::to_string(stream_device) +
+                           ", but the current device is GPU " + std::to_string(here) + "; call cudaSetDevice(" +
+                           std::to_string(stream_device) + ") first");
+#else
+  (void)stream;
+  (void)where;
+#endif
 }
 
 }  // namespace
 
-void require_device_memory(const GemmArgs& g) { require(g, true, "egemm::gemm"); }
+void require_device_operands(const GemmArgs& g, cudaStream_t stream) {
+  require_stream_of_current_device(stream, "egemm::gemm");
+  require(g, true, "egemm::gemm");
+}
 void require_host_memory(const GemmArgs& g) { require(g, false, "egemm::gemm"); }
 
 bool device_supported() {

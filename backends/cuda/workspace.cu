@@ -1,7 +1,9 @@
 #include <cstdint>
+#include <string>
 
 #include "backends/cuda/per_device.hpp"
 #include "backends/cuda/workspace.hpp"
+#include "egemm/errors.hpp"
 
 namespace egemm::cuda {
 
@@ -18,6 +20,21 @@ cudaMemPool_t workspace_pool() {
     EGEMM_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
     return pool;
   });
+}
+
+StreamWorkspace::StreamWorkspace(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
+  const cudaError_t e = cudaMallocFromPoolAsync(&base_, bytes, workspace_pool(), stream);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();  // not sticky: the next call may fit
+    std::size_t free = 0, total = 0;
+    (void)cudaMemGetInfo(&free, &total);
+    throw device_error("egemm::gemm (CUDA): out of device memory for " + std::to_string(bytes >> 20) +
+                       " MiB of scratch (the split operands; " + std::to_string(free >> 20) + " MiB free of " +
+                       std::to_string(total >> 20) +
+                       "); egemm::release_cached_device_memory() returns what EGEMM's pool holds unused, and "
+                       "NativeFP32 needs no scratch");
+  }
+  EGEMM_CUDA_CHECK(e);
 }
 
 void release_workspace_memory() {

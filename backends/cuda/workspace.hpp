@@ -22,9 +22,9 @@ void release_workspace_memory();
 
 class StreamWorkspace {
  public:
-  StreamWorkspace(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-    EGEMM_CUDA_CHECK(cudaMallocFromPoolAsync(&base_, bytes, workspace_pool(), stream));
-  }
+  // Out of device memory throws egemm::device_error saying how much was asked
+  // for; nothing is enqueued then.
+  StreamWorkspace(std::size_t bytes, cudaStream_t stream);
   ~StreamWorkspace() { (void)cudaFreeAsync(base_, stream_); }  // after the kernels queued before it
   StreamWorkspace(const StreamWorkspace&) = delete;
   StreamWorkspace& operator=(const StreamWorkspace&) = delete;

@@ -4,12 +4,15 @@
 // never holds it; C is checked for unwritten entries everywhere and against
 // float64 (with the policy's a-priori bound) on rows spread over all of it.
 // About 40 GB of device memory: skipped, with a message, on a smaller GPU.
+// Then a leading dimension past 32 bits (~9 GB), and a call whose scratch
+// memory does not fit: a clear error, C untouched, and the next call runs.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <thread>
@@ -136,6 +139,94 @@ TEST_F(CudaLargeOperands, EveryOffsetPast2To31OnEachKernel) {
   }
   multiply_and_check<RoundSplit4>();  // the plain split (no row scaling), four products
   multiply_and_check<NativeFP32>();   // cuBLAS SGEMM
+}
+
+// Whether the current GPU has `bytes` free; skips the test, saying so, when not.
+#define EGEMM_REQUIRE_FREE_DEVICE_MEMORY(bytes)                                                       \
+  do {                                                                                                \
+    std::size_t free_ = 0, total_ = 0;                                                                \
+    test::cuda_ok(cudaMemGetInfo(&free_, &total_), "cudaMemGetInfo");                                 \
+    if (static_cast<double>(free_) < (bytes))                                                         \
+      GTEST_SKIP() << "needs " << (bytes) / 1e9 << " GB of free device memory, this GPU has " << free_ / 1e9; \
+  } while (0)
+
+// A's two columns 2^31 + 64 floats apart (~8.6 GB): NativeFP32 and
+// EmulatedFP32's hand-off to SGEMM take cuBLAS's 64-bit interface, and
+// RoundSplit4's split reads the second column past 32 bits.
+TEST(CudaLargeLeadingDimension, LdaPast2To31OnCublasAndTheSplit) {
+  EGEMM_REQUIRE_GPU();
+  constexpr index_t m = 96, n = 80, k = 2, lda = (index_t{1} << 31) + 64;
+  EGEMM_REQUIRE_FREE_DEVICE_MEMORY(4.0 * (lda + m) + (1 << 30));
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE("seed=" + std::to_string(seed));
+  const test::Matrix a_host = test::random_matrix(m, k, seed), b_host = test::random_matrix(k, n, seed + 1);
+  test::DeviceBuffer<float> a(static_cast<std::size_t>(lda + m)), b(b_host.data), c(static_cast<std::size_t>(m * n));
+  a.upload_at(0, a_host.ptr(), m);
+  a.upload_at(static_cast<std::size_t>(lda), a_host.ptr() + m, m);
+  const GemmArgs compact{Op::none, Op::none, m, n, k, 1.0f, a_host.ptr(), m, b_host.ptr(), k, 0.0f, nullptr, m};
+  std::vector<double> ref(static_cast<std::size_t>(m * n));
+  reference::gemm_fp64(compact, ref.data());
+  const auto check = [&](auto tag) {
+    using Policy = decltype(tag);
+    SCOPED_TRACE(policy_traits<Policy>::name);
+    test::cuda_ok(cudaMemset(c.get(), 0xff, c.size() * sizeof(float)), "poison C");
+    gemm(Policy{}, 'N', 'N', m, n, k, 1.0f, a.get(), lda, b.get(), k, 0.0f, c.get(), m, nullptr);
+    test::cuda_ok(cudaDeviceSynchronize(), "sync");
+    const std::vector<float> got = c.download();
+    const std::vector<double> bound = test::error_bound(policy_traits<Policy>::id, compact, std::vector<float>(got.size()));
+    int reported = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      if (!(std::fabs(got[i] - ref[i]) <= bound[i]) && reported++ < 5)
+        ADD_FAILURE() << "C(" << i % m << "," << i / m << ") = " << got[i] << ", float64 " << ref[i] << ", bound "
+                      << bound[i];
+    EXPECT_EQ(reported, 0);
+  };
+  EXPECT_FALSE(emulated_fp32_uses_tensor_cores(m, n, k)) << "EmulatedFP32 was to hand off to SGEMM here";
+  check(NativeFP32{});
+  check(EmulatedFP32{});
+  check(RoundSplit4{});
+}
+
+// Scratch memory that does not fit: egemm::device_error saying how much was
+// asked for, nothing written to C, and once memory is free again the same call
+// runs. (EGEMM's pool is emptied first, so that the call must ask the driver.)
+TEST(CudaOutOfMemory, ScratchThatDoesNotFitThrowsAndLeavesCUntouched) {
+  EGEMM_REQUIRE_GPU();
+  constexpr index_t n = 4096;  // RoundSplit4's scratch: two operands x two FP16 pieces = 128 MiB
+  const test::Matrix a_host = test::random_matrix(n, n, test::fresh_seed()), b_host = test::random_matrix(n, n, test::fresh_seed());
+  test::DeviceBuffer<float> a(a_host.data), b(b_host.data);
+  const std::vector<float> poison(static_cast<std::size_t>(n * n), -3.0f);
+  test::DeviceBuffer<float> c(poison);
+  release_cached_device_memory();
+  std::size_t free = 0, total = 0;
+  test::cuda_ok(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  // Everything but 32 MiB taken (in 256 MiB blocks, then smaller, as the driver's pieces allow).
+  std::vector<void*> ballast;
+  for (std::size_t block = std::size_t{256} << 20; block >= (std::size_t{1} << 20); block /= 2)
+    for (;;) {
+      test::cuda_ok(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+      void* p = nullptr;
+      if (free < block + (std::size_t{32} << 20) || cudaMalloc(&p, block) != cudaSuccess) break;
+      ballast.push_back(p);
+    }
+  (void)cudaGetLastError();
+  std::string message;
+  try {
+    gemm(RoundSplit4{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr);
+  } catch (const device_error& e) {
+    message = e.what();
+  }
+  for (void* p : ballast) test::cuda_ok(cudaFree(p), "cudaFree");
+  std::printf("with %zu MiB free: %s\n", free >> 20, message.c_str());
+  EXPECT_NE(message.find("out of device memory for 128 MiB of scratch"), std::string::npos)
+      << "expected the error to name the scratch asked for; got: '" << message << "'";
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  EXPECT_EQ(c.download(), poison) << "C was written by a call that threw";
+  gemm(RoundSplit4{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr);
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  const std::vector<float> c_after = c.download();
+  EXPECT_TRUE(std::all_of(c_after.begin(), c_after.end(), [](float v) { return std::isfinite(v) && v != -3.0f; }))
+      << "the call after the error did not write C";
 }
 
 }  // namespace

@@ -46,8 +46,9 @@ CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, i
 
 bool c_map_possible(const GemmArgs& g) {
   constexpr index_t coordinate_limit = (index_t{1} << 31) - 256;  // box coordinates are int32, a tile past the end
+  constexpr index_t ldc_limit = index_t{1} << 38;                 // a tensor map's strides are below 2^40 bytes
   return reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 && g.ldc % 4 == 0 && g.m % 4 == 0 && g.m > 0 && g.n > 0 &&
-         g.m < coordinate_limit && g.n < coordinate_limit;
+         g.m < coordinate_limit && g.n < coordinate_limit && g.ldc < ldc_limit;
 }
 
 CUtensorMap c_map(const GemmArgs& g, int box_cols) {
