@@ -1,7 +1,9 @@
 #include "egemm/gemm_args.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -21,7 +23,9 @@ Op parse_op(const char* caller, const char* name, char t) {
     default: break;
   }
   std::ostringstream s;
-  s << name << " must be one of N, T, C (either case), got '" << t << "' (0x" << std::hex << (static_cast<int>(t) & 0xff) << ")";
+  s << name << " must be one of N, T, C (either case), got ";
+  if (std::isprint(static_cast<unsigned char>(t))) s << "'" << t << "' ";
+  s << "(0x" << std::hex << (static_cast<int>(t) & 0xff) << ")";  // a NUL or control character shows as its code
   fail(caller, s.str());
 }
 
@@ -29,11 +33,17 @@ void check_size(const char* caller, const char* name, index_t v) {
   if (v < 0) fail(caller, std::string(name) + " must be >= 0, got " + std::to_string(v));
 }
 
-void check_ld(const char* caller, const char* name, index_t ld, index_t rows, const char* rows_desc) {
+// ld against the stored matrix's rows, and its last element within reach of
+// a pointer (byte offsets of (cols - 1) ld + rows elements fit 63 bits).
+void check_ld(const char* caller, const char* name, index_t ld, index_t rows, index_t cols, const char* rows_desc) {
   const index_t need = std::max<index_t>(1, rows);
   if (ld < need)
     fail(caller, std::string(name) + " must be >= max(1, " + rows_desc + ") = " + std::to_string(need) + ", got " +
                      std::to_string(ld));
+  constexpr index_t max_elements = std::numeric_limits<index_t>::max() / static_cast<index_t>(sizeof(float));
+  if (cols > 1 && ld > (max_elements - rows) / (cols - 1))
+    fail(caller, std::string(name) + " = " + std::to_string(ld) + " over " + std::to_string(cols) +
+                     " columns puts the matrix's last element beyond any address");
 }
 
 // [first, last) byte range touched by a column-major rows x cols matrix.
@@ -87,20 +97,17 @@ bool share_an_element(const float* x, index_t x_rows, index_t x_cols, index_t ld
   return false;
 }
 
-}  // namespace
-
-GemmArgs make_operand_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k,
-                           const float* a, index_t lda, const float* b, index_t ldb) {
+// Transposes, sizes and leading dimensions of the operands.
+GemmArgs checked_operands(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k,
+                          const float* a, index_t lda, const float* b, index_t ldb) {
   GemmArgs g{};
   g.trans_a = parse_op(caller, "transA", trans_a);
   g.trans_b = parse_op(caller, "transB", trans_b);
   check_size(caller, "m", m);
   check_size(caller, "n", n);
   check_size(caller, "k", k);
-  check_ld(caller, "lda", lda, g.trans_a == Op::none ? m : k, g.trans_a == Op::none ? "m" : "k");
-  check_ld(caller, "ldb", ldb, g.trans_b == Op::none ? k : n, g.trans_b == Op::none ? "k" : "n");
-  if (m > 0 && k > 0 && a == nullptr) fail(caller, "A is null but op(A) is " + std::to_string(m) + "x" + std::to_string(k));
-  if (k > 0 && n > 0 && b == nullptr) fail(caller, "B is null but op(B) is " + std::to_string(k) + "x" + std::to_string(n));
+  check_ld(caller, "lda", lda, g.trans_a == Op::none ? m : k, g.trans_a == Op::none ? k : m, g.trans_a == Op::none ? "m" : "k");
+  check_ld(caller, "ldb", ldb, g.trans_b == Op::none ? k : n, g.trans_b == Op::none ? n : k, g.trans_b == Op::none ? "k" : "n");
   g.m = m;
   g.n = n;
   g.k = k;
@@ -111,18 +118,39 @@ GemmArgs make_operand_args(const char* caller, char trans_a, char trans_b, index
   return g;
 }
 
+// Operands the call reads must exist.
+void require_operands(const char* caller, const GemmArgs& g, OperandNames names) {
+  const std::string a = names.a, b = names.b;
+  if (g.m > 0 && g.k > 0 && g.a == nullptr)
+    fail(caller, a + " is null but op(" + a + ") is " + std::to_string(g.m) + "x" + std::to_string(g.k));
+  if (g.k > 0 && g.n > 0 && g.b == nullptr)
+    fail(caller, b + " is null but op(" + b + ") is " + std::to_string(g.k) + "x" + std::to_string(g.n));
+}
+
+}  // namespace
+
+GemmArgs make_operand_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k,
+                           const float* a, index_t lda, const float* b, index_t ldb) {
+  const GemmArgs g = checked_operands(caller, trans_a, trans_b, m, n, k, a, lda, b, ldb);
+  require_operands(caller, g, {});
+  return g;
+}
+
 GemmArgs make_gemm_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha,
-                        const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
-  GemmArgs g = make_operand_args(caller, trans_a, trans_b, m, n, k, a, lda, b, ldb);
-  check_ld(caller, "ldc", ldc, m, "m");
+                        const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc,
+                        OperandNames names) {
+  GemmArgs g = checked_operands(caller, trans_a, trans_b, m, n, k, a, lda, b, ldb);
+  check_ld(caller, "ldc", ldc, m, n, "m");
   if (m > 0 && n > 0 && c == nullptr) fail(caller, "C is null but C is " + std::to_string(m) + "x" + std::to_string(n));
-  if (m > 0 && n > 0 && k > 0) {
+  // BLAS reads neither A nor B when alpha == 0: they may be null, or C itself.
+  if (alpha != 0.0f) require_operands(caller, g, names);
+  if (m > 0 && n > 0 && k > 0 && alpha != 0.0f) {
     const index_t a_rows = g.trans_a == Op::none ? m : k, a_cols = g.trans_a == Op::none ? k : m;
     const index_t b_rows = g.trans_b == Op::none ? k : n, b_cols = g.trans_b == Op::none ? n : k;
     if (share_an_element(c, m, n, ldc, a, a_rows, a_cols, lda))
-      fail(caller, "C overlaps A in memory; C must not alias an input");
+      fail(caller, std::string("C overlaps ") + names.a + " in memory; C must not alias an input");
     if (share_an_element(c, m, n, ldc, b, b_rows, b_cols, ldb))
-      fail(caller, "C overlaps B in memory; C must not alias an input");
+      fail(caller, std::string("C overlaps ") + names.b + " in memory; C must not alias an input");
   }
   g.alpha = alpha;
   g.beta = beta;

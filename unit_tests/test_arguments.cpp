@@ -59,6 +59,15 @@ TEST(Arguments, BadInputsThrowAndLeaveCUntouched) {
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 2, 2, 2, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.a.ptr() + 1, 6); }, "overlaps A");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 2, 2, 2, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.b.ptr() + 1, 6); }, "overlaps B");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 2, 2, 2, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.a.ptr() + 7, 6); }, "overlaps A");
+  // A NUL transpose (the first character of an empty string) shows as its code, the message whole.
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', '\0', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 6); },
+                  "transB must be one of N, T, C (either case), got (0x0)");
+  // A leading dimension whose last column lies beyond any address.
+  const index_t huge = index_t{1} << 61;
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), huge, p.b.ptr(), 5, 0, p.c.ptr(), 6); },
+                  "lda = 2305843009213693952 over 5 columns puts the matrix's last element beyond any address");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), huge); },
+                  "ldc = 2305843009213693952 over 4 columns");
 }
 
 // The aliasing check against a brute-force one: random layouts of A and C in
@@ -136,6 +145,11 @@ TEST(Arguments, KZeroOrAlphaZeroScalesCWithoutReadingAOrB) {
   gemm(EmulatedFP32{}, 'N', 'N', 6, 4, 0, 1, nullptr, 6, nullptr, 5, 2.0f, p.c.ptr(), 6);  // k == 0
   for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(p.c.data[i], 2.0f * before[i]);
   gemm(EmulatedFP32{}, 'N', 'N', 6, 4, 5, 0, nan_a.ptr(), 6, p.b.ptr(), 5, 0.5f, p.c.ptr(), 6);  // alpha == 0
+  for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(p.c.data[i], before[i]);
+  // As in BLAS, alpha == 0 reads neither A nor B: they may be null, or C itself.
+  gemm(EmulatedFP32{}, 'N', 'N', 6, 4, 5, 0, nullptr, 6, nullptr, 5, 2.0f, p.c.ptr(), 6);
+  for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(p.c.data[i], 2.0f * before[i]);
+  gemm(EmulatedFP32{}, 'N', 'N', 6, 4, 4, 0, p.c.ptr(), 6, p.c.ptr(), 4, 0.5f, p.c.ptr(), 6);
   for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(p.c.data[i], before[i]);
 }
 

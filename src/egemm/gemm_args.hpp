@@ -55,11 +55,20 @@ struct GemmArgs {
 // Validates BLAS-style arguments and throws egemm::invalid_argument naming
 // the first bad one. `caller` prefixes the message ("egemm::gemm", ...).
 // Rules: transposes in {N,n,T,t,C,c}; m, n, k >= 0; lda >= max(1, rows of A
-// as stored), likewise ldb, ldc >= max(1, m); an operand with a nonzero
-// extent must not be null; C must not share an element with A or B (blocks
-// of one matrix whose address ranges interleave are fine when disjoint).
+// as stored), likewise ldb, ldc >= max(1, m); each matrix's last element
+// addressable; an operand the call reads (nonzero extents, and alpha != 0
+// for A and B, as in BLAS) must not be null; C must not share an element
+// with an operand the call reads (blocks of one matrix whose address ranges
+// interleave are fine when disjoint).
+// The names the messages give a and b: a front end that swaps the operands
+// (row-major C through the transpose identity) passes the user's names.
+struct OperandNames {
+  const char* a = "A";
+  const char* b = "B";
+};
 GemmArgs make_gemm_args(const char* caller, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha,
-                        const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc);
+                        const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc,
+                        OperandNames names = {});
 
 // The same checks for the operands alone (no C, alpha, beta), for queries
 // that look at A and B only.

@@ -113,6 +113,47 @@ TEST_F(KokkosGemm, BadArgumentsThrowAndLeaveCUntouched) {
   TestView<Kokkos::LayoutLeft> Bk(8, 8, test::fresh_seed());
   expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, strided, Bk.view, 0.0f, C); },
                             "one of them must be 1");
+  // A unit stride, but columns 2 apart in an 8-row View (they overlap), or a
+  // column broadcast with stride 0: no leading dimension describes them.
+  Kokkos::View<float**, Kokkos::LayoutStride, Space> overlapping(big.view.data(), Kokkos::LayoutStride(8, 1, 8, 2));
+  expect_rejected_leaving_c(
+      [&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, overlapping, Bk.view, 0.0f, C); },
+      "has strides (1, 2)");
+  Kokkos::View<float**, Kokkos::LayoutStride, Space> broadcast(big.view.data(), Kokkos::LayoutStride(8, 1, 8, 0));
+  expect_rejected_leaving_c(
+      [&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, broadcast, Bk.view, 0.0f, C); },
+      "has strides (1, 0)");
+  Kokkos::View<float**, Kokkos::LayoutStride, Space> overlapping_rows(big.view.data(), Kokkos::LayoutStride(8, 3, 8, 1));
+  expect_rejected_leaving_c(
+      [&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, overlapping_rows, Bk.view, 0.0f, C); },
+      "has strides (3, 1)");
+}
+
+// With a row-major C the front end multiplies the transposes (B^T A^T); its
+// errors still name the user's Views, and the call's prefix.
+TEST_F(KokkosGemm, ErrorsNameTheUsersViewsWhateverTheLayout) {
+  using R = Kokkos::LayoutRight;
+  TestView<R> C(8, 8, test::fresh_seed()), B(8, 8, test::fresh_seed());
+  const test::Matrix before = C.read_back();
+  const auto expect_message = [&](auto call, const std::string& needle) {
+    try {
+      call();
+      ADD_FAILURE() << "expected egemm::invalid_argument with '" << needle << "'";
+    } catch (const egemm::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(C.read_back().data, before.data) << "C was modified";
+  };
+  expect_message([&] { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, C.view, B.view, 0.0f, C.view); },
+                 "KokkosBlas::gemm (EGEMM): C overlaps A in memory");
+  expect_message([&] { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, B.view, C.view, 0.0f, C.view); },
+                 "KokkosBlas::gemm (EGEMM): C overlaps B in memory");
+  Kokkos::View<float**, R, Space> null_a(static_cast<float*>(nullptr), 8, 8);
+  expect_message([&] { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, null_a, B.view, 0.0f, C.view); },
+                 "KokkosBlas::gemm (EGEMM): View A is null but has extents 8 x 8");
+  // As in BLAS, alpha == 0 reads neither operand: a null A is fine then, and C is scaled.
+  KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 0.0f, null_a, B.view, 1.0f, C.view);
+  EXPECT_EQ(C.read_back().data, before.data);
 }
 
 }  // namespace

@@ -44,15 +44,19 @@ inline char op_char(bool transposed) { return transposed ? 'T' : 'N'; }
 template <class ExecutionSpace, class Policy, class AView, class BView, class CView>
 void gemm_column_major(const ExecutionSpace& space, Policy tag, bool t_a, bool t_b, index_t m, index_t n, index_t k,
                        float alpha, const AView& A, const BView& B, float beta, const CView& C) {
+  const bool reads_operands = alpha != 0.0f && k > 0 && m > 0 && n > 0;  // as BLAS: not when alpha == 0
+  require_data(A, "A", reads_operands);
+  require_data(B, "B", reads_operands);
+  require_data(C, "C", m > 0 && n > 0);
   const ColumnMajorOperand a = column_major(A, "A"), b = column_major(B, "B"), c = column_major(C, "C");
   if (!c.stored_transposed) {
     // C = alpha op(A) op(B) + beta C, operands as stored.
-    run_gemm(space, tag, op_char(t_a != a.stored_transposed), op_char(t_b != b.stored_transposed), m, n, k, alpha,
-             a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
+    run_gemm(space, tag, {"A", "B"}, op_char(t_a != a.stored_transposed), op_char(t_b != b.stored_transposed), m, n, k,
+             alpha, a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
   } else {
     // Row-major C: C^T = alpha op(B)^T op(A)^T + beta C^T, and C's storage is column-major C^T.
-    run_gemm(space, tag, op_char(!t_b != b.stored_transposed), op_char(!t_a != a.stored_transposed), n, m, k, alpha,
-             b.data, b.ld, a.data, a.ld, beta, c.data, c.ld);
+    run_gemm(space, tag, {"B", "A"}, op_char(!t_b != b.stored_transposed), op_char(!t_a != a.stored_transposed), n, m,
+             k, alpha, b.data, b.ld, a.data, a.ld, beta, c.data, c.ld);
   }
 }
 

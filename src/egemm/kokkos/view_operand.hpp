@@ -2,7 +2,7 @@
 // dimension, and whether the storage holds the matrix or its transpose.
 // LayoutLeft is column-major; LayoutRight is the column-major storage of the
 // transpose (so row-major data needs no copy); LayoutStride is accepted when
-// one of its strides is 1.
+// one of its strides is 1 and the other keeps rows (columns) from overlapping.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -29,6 +29,15 @@ constexpr void check_view_type() {
                 "KokkosBlas::gemm with an EGEMM tag takes float Views (EGEMM emulates FP32)");
 }
 
+// A View the call reads must have data (an unmanaged View of a null pointer
+// with extents would otherwise reach the backend under a swapped name).
+template <class View>
+void require_data(const View& v, const char* name, bool read) {
+  if (read && v.data() == nullptr && v.size() > 0)
+    throw invalid_argument(std::string("KokkosBlas::gemm (EGEMM): View ") + name + " is null but has extents " +
+                           std::to_string(v.extent(0)) + " x " + std::to_string(v.extent(1)));
+}
+
 template <class View>
 ColumnMajorOperand column_major(const View& v, const char* name) {
   check_view_type<View>();
@@ -41,12 +50,17 @@ ColumnMajorOperand column_major(const View& v, const char* name) {
   } else if constexpr (std::is_same_v<layout, Kokkos::LayoutRight>) {
     return {p, std::max<index_t>(s0, std::max<index_t>(cols, 1)), true};
   } else {
-    // LayoutStride (or another layout with run-time strides).
-    if (s0 == 1 || rows <= 1) return {p, std::max<index_t>(s1, std::max<index_t>(rows, 1)), false};
-    if (s1 == 1 || cols <= 1) return {p, std::max<index_t>(s0, std::max<index_t>(cols, 1)), true};
-    throw invalid_argument(std::string("KokkosBlas::gemm (EGEMM): View ") + name + " has strides (" +
-                           std::to_string(s0) + ", " + std::to_string(s1) +
-                           "); one of them must be 1. Copy it into a LayoutLeft or LayoutRight View first.");
+    // LayoutStride (or another layout with run-time strides): column-major
+    // with leading dimension s1, or row-major with s0, where that dimension
+    // keeps columns (rows) apart. A smaller one (columns that overlap, or a
+    // broadcast stride 0) has no BLAS form.
+    const index_t col_ld = std::max<index_t>(rows, 1), row_ld = std::max<index_t>(cols, 1);
+    if ((s0 == 1 || rows <= 1) && (cols <= 1 || s1 >= col_ld)) return {p, cols <= 1 ? col_ld : s1, false};
+    if ((s1 == 1 || cols <= 1) && (rows <= 1 || s0 >= row_ld)) return {p, rows <= 1 ? row_ld : s0, true};
+    throw invalid_argument(std::string("KokkosBlas::gemm (EGEMM): View ") + name + " (" + std::to_string(rows) + " x " +
+                           std::to_string(cols) + ") has strides (" + std::to_string(s0) + ", " + std::to_string(s1) +
+                           "); one of them must be 1 and the other at least the extent it steps over (no overlapping"
+                           " or broadcast entries). Copy it into a LayoutLeft or LayoutRight View first.");
   }
 }
 
