@@ -4,6 +4,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
+#include "backends/cuda/relaxed_capture.hpp"
 
 namespace egemm::cuda {
 namespace {
@@ -60,20 +61,36 @@ void require(const GemmArgs& g, bool want_device, const char* where) {
 }
 
 // The kernels run on the current device: a stream of another one would fail
-// at the first launch with an error that does not say why. (A stream the
-// runtime cannot place is left for the launch to report.)
+// at the first launch with an error that does not say why. The default
+// streams are the current device's by definition; a stream being captured is
+// left alone (asking its device would end the capture); a stream the runtime
+// cannot place is left for the launch to report.
 void require_stream_of_current_device(cudaStream_t stream, const char* where) {
 #if CUDART_VERSION >= 12080
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return;
+  // A thread's calls mostly reuse one stream: its last good answer skips the
+  // runtime calls below, on the host path of every small call.
+  thread_local cudaStream_t checked_stream = nullptr;
+  thread_local int checked_device = -1;
+  const int here = current_device();
+  if (stream == checked_stream && here == checked_device) return;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+    (void)cudaGetLastError();
+    return;
+  }
+  const RelaxedCaptureScope relaxed;  // other threads' captures in global mode are not this call's business
   int stream_device = 0;
   if (cudaStreamGetDevice(stream, &stream_device) != cudaSuccess) {
     (void)cudaGetLastError();
     return;
   }
-  const int here = current_device();
   if (stream_device != here)
     throw invalid_argument(std::string(where) + ": the stream belongs to GPU " + std::to_string(stream_device) +
                            ", but the current device is GPU " + std::to_string(here) + "; call cudaSetDevice(" +
                            std::to_string(stream_device) + ") first");
+  checked_stream = stream;
+  checked_device = here;
 #else
   (void)stream;
   (void)where;

@@ -181,6 +181,7 @@ TEST(CudaLargeLeadingDimension, LdaPast2To31OnCublasAndTheSplit) {
                       << bound[i];
     EXPECT_EQ(reported, 0);
   };
+  const test::ScopedEnv hand_off("EGEMM_SMALL_GEMM_FALLBACK", "1");  // the GPU tests run with it off
   EXPECT_FALSE(emulated_fp32_uses_tensor_cores(m, n, k)) << "EmulatedFP32 was to hand off to SGEMM here";
   check(NativeFP32{});
   check(EmulatedFP32{});

@@ -31,9 +31,10 @@ constexpr void check_view_type() {
 
 // A View the call reads must have data (an unmanaged View of a null pointer
 // with extents would otherwise reach the backend under a swapped name).
+// Extents, not size(): Kokkos 4's View reports size 0 when its data is null.
 template <class View>
 void require_data(const View& v, const char* name, bool read) {
-  if (read && v.data() == nullptr && v.size() > 0)
+  if (read && v.data() == nullptr && v.extent(0) > 0 && v.extent(1) > 0)
     throw invalid_argument(std::string("KokkosBlas::gemm (EGEMM): View ") + name + " is null but has extents " +
                            std::to_string(v.extent(0)) + " x " + std::to_string(v.extent(1)));
 }
