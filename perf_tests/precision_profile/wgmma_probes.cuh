@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "backends/cuda/code_feature_probes.cuh"
 #include "mma_probes.cuh"
 
 namespace egemm::profile {
@@ -99,15 +100,14 @@ __global__ void __launch_bounds__(128) wgmma_probe(const std::uint32_t* a_words,
 #endif
 }
 
-// The device is sm_90 and this binary carries the sm_90a code of the probe.
+// The device is sm_90 and runs this program's sm_90a code (a binary version
+// of 90 would not say so: plain sm_90 code has the probe's body compiled out).
 inline bool wgmma_available() {
   int device = 0, major = 0, minor = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return false;
   cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
   cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
-  cudaFuncAttributes attributes{};
-  if (cudaFuncGetAttributes(&attributes, wgmma_probe<Instruction::f16_m16n8k16>) != cudaSuccess) return false;
-  return major == 9 && minor == 0 && attributes.binaryVersion == 90;
+  return major == 9 && minor == 0 && cuda::probes::has_marker(cuda::probes::sm90a_features<>);
 }
 
 }  // namespace egemm::profile
