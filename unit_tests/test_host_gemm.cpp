@@ -51,6 +51,22 @@ TYPED_TEST(HostGemm, RandomCases) {
   }
 }
 
+// A thin product (one row, one column, one entry) runs in narrower tiles
+// than a square one, and gives the same entries bit for bit: each entry is
+// its own sum in k order, whatever the tile.
+TYPED_TEST(HostGemm, ThinProductsGiveTheSameBitsAsTheirSquareOne) {
+  constexpr index_t m = 37, n = 29, k = 300, i = 5, j = 3;
+  const test::Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(k, n, test::fresh_seed());
+  test::Matrix c(m, n), row(1, n), column(m, 1), entry(1, 1);
+  gemm(TypeParam{}, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
+  gemm(TypeParam{}, 'N', 'N', 1, n, k, 1.0f, a.ptr() + i, m, b.ptr(), k, 0.0f, row.ptr(), 1);
+  gemm(TypeParam{}, 'N', 'N', m, 1, k, 1.0f, a.ptr(), m, b.ptr() + j * k, k, 0.0f, column.ptr(), m);
+  gemm(TypeParam{}, 'N', 'N', 1, 1, k, 1.0f, a.ptr() + i, m, b.ptr() + j * k, k, 0.0f, entry.ptr(), 1);
+  for (index_t q = 0; q < n; ++q) EXPECT_EQ(row(0, q), c(i, q)) << "row " << i << ", column " << q;
+  for (index_t p = 0; p < m; ++p) EXPECT_EQ(column(p, 0), c(p, j)) << "row " << p << ", column " << j;
+  EXPECT_EQ(entry(0, 0), c(i, j));
+}
+
 // Normwise, EmulatedFP32 beats FP32 from modest depths up and is never far
 // behind below: its split keeps 22 of FP32's 24 bits, so a very short sum
 // (k of a few) lands further from the exact value than FP32's one or two

@@ -47,24 +47,25 @@ struct WideRows {
   bool b_has(index_t j) const { return !b.empty() && b[j] != 0; }
 };
 
-// One policy's split-and-combine, exactly as its traits describe it; the
-// entries of `wide` rows and columns (finite ones) in float64 afterwards.
-template <class Policy>
-void run_split(const GemmArgs& g, const WideRows& wide = {}) {
+// One policy's split-and-combine, exactly as its traits describe it, in
+// TileM x TileN tiles; the entries of `wide` rows and columns (finite ones) in
+// float64 afterwards.
+template <class Policy, int TileM, int TileN>
+void run_split_tiles(const GemmArgs& g, const WideRows& wide) {
   using traits = policy_traits<Policy>;
-  const PackedOperand A = pack_operand(g.a_rows(), MR, traits::split, traits::scales_rows_and_columns);
-  const PackedOperand B = pack_operand(g.b_cols(), NR, traits::split, traits::scales_rows_and_columns);
+  const PackedOperand A = pack_operand(g.a_rows(), TileM, traits::split, traits::scales_rows_and_columns);
+  const PackedOperand B = pack_operand(g.b_cols(), TileN, traits::split, traits::scales_rows_and_columns);
 
 #pragma omp parallel for collapse(2) schedule(dynamic)
   for (index_t qb = 0; qb < B.panels; ++qb) {
     for (index_t qa = 0; qa < A.panels; ++qa) {
-      float acc[2][MR][NR];
-      MicroKernel<Policy, MR, NR>::run(A, qa, B, qb, acc);
-      for (int jj = 0; jj < NR; ++jj) {
-        const index_t j = qb * NR + jj;
+      float acc[2][TileM][TileN];
+      MicroKernel<Policy, TileM, TileN>::run(A, qa, B, qb, acc);
+      for (int jj = 0; jj < TileN; ++jj) {
+        const index_t j = qb * TileN + jj;
         if (j >= g.n) break;
-        for (int ii = 0; ii < MR; ++ii) {
-          const index_t i = qa * MR + ii;
+        for (int ii = 0; ii < TileM; ++ii) {
+          const index_t i = qa * TileM + ii;
           if (i >= g.m) break;
           // Left for the passes below, which must read the caller's C (beta != 0).
           if (traits::emulated && (A.nonfinite[i] || B.nonfinite[j])) continue;
@@ -93,6 +94,18 @@ void run_split(const GemmArgs& g, const WideRows& wide = {}) {
       for (index_t i = 0; i < g.m; ++i)
         if ((wide.a_has(i) || wide.b_has(j)) && !A.nonfinite[i] && !B.nonfinite[j]) float64_entry(g, i, j);
   }
+}
+
+// Tiles of MR x NR, or one row (column) wide where op(A) (op(B)^T) has fewer
+// rows than a panel: a thin product then packs no padding (a dot product's
+// packed operands were 20x its inputs). An entry's value does not depend on
+// the tile: each is its own sum, in k order.
+template <class Policy>
+void run_split(const GemmArgs& g, const WideRows& wide = {}) {
+  if (g.m < MR && g.n < NR) return run_split_tiles<Policy, 1, 1>(g, wide);
+  if (g.m < MR) return run_split_tiles<Policy, 1, NR>(g, wide);
+  if (g.n < NR) return run_split_tiles<Policy, MR, 1>(g, wide);
+  run_split_tiles<Policy, MR, NR>(g, wide);
 }
 
 // The rows of `rows` that do not fit the scaled FP16 split, and the verdict.
