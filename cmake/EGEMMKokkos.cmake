@@ -5,8 +5,38 @@
 #   trilinos_kokkoskernels without include directories.
 # Point CMake at a particular install with Kokkos_ROOT and KokkosKernels_ROOT.
 # Installed with the package and included by EGEMMConfig.cmake as well.
-find_package(Kokkos REQUIRED HINTS ${_egemm_kokkos_hints})
-find_package(KokkosKernels REQUIRED HINTS ${_egemm_kokkos_kernels_hints})
+# In an installed package (_egemm_kokkos_optional, set by EGEMMConfig.cmake)
+# a missing Kokkos only leaves EGEMM::kokkos out: EGEMM::egemm needs none.
+find_package(Kokkos HINTS ${_egemm_kokkos_hints})
+if(Kokkos_FOUND)
+  # Kokkos Kernels from Kokkos' own install unless told otherwise (KokkosKernels_ROOT,
+  # CMAKE_PREFIX_PATH come first): hints are searched before the system's, so a
+  # Kokkos_ROOT alone does not pair that Kokkos with the system's Kokkos Kernels.
+  get_filename_component(_egemm_kokkos_prefix "${Kokkos_DIR}/../../.." ABSOLUTE)
+  find_package(KokkosKernels HINTS ${_egemm_kokkos_kernels_hints} ${_egemm_kokkos_prefix})
+endif()
+if(NOT Kokkos_FOUND OR NOT KokkosKernels_FOUND)
+  if(_egemm_kokkos_optional)
+    message(STATUS "EGEMM: Kokkos or Kokkos Kernels not found; EGEMM::kokkos is unavailable (EGEMM::egemm needs neither)")
+    return()
+  endif()
+  message(FATAL_ERROR "EGEMM: Kokkos or Kokkos Kernels not found. Point Kokkos_ROOT and KokkosKernels_ROOT at an "
+                      "install, install Debian's libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev, or configure "
+                      "with -DEGEMM_ENABLE_KOKKOS=OFF for the raw-pointer API alone.")
+endif()
+# Kokkos Kernels is released with Kokkos, version for version.
+string(REGEX MATCH "^[0-9]+" _egemm_kokkos_major "${Kokkos_VERSION}")
+string(REGEX MATCH "^[0-9]+" _egemm_kk_major "${KokkosKernels_VERSION}")
+if(_egemm_kokkos_major AND _egemm_kk_major AND NOT _egemm_kokkos_major EQUAL _egemm_kk_major)
+  message(FATAL_ERROR "EGEMM: Kokkos ${Kokkos_VERSION} (${Kokkos_DIR}) with Kokkos Kernels ${KokkosKernels_VERSION} "
+                      "(${KokkosKernels_DIR}): point KokkosKernels_ROOT at the Kokkos Kernels built with this Kokkos")
+endif()
+get_filename_component(_egemm_kokkos_configs "${Kokkos_DIR}/.." ABSOLUTE)
+get_filename_component(_egemm_kk_configs "${KokkosKernels_DIR}/.." ABSOLUTE)
+if(NOT _egemm_kokkos_configs STREQUAL _egemm_kk_configs)
+  message(WARNING "EGEMM: Kokkos from ${Kokkos_DIR}, Kokkos Kernels from ${KokkosKernels_DIR}: if they are not "
+                  "one build, point KokkosKernels_ROOT at the Kokkos Kernels built with this Kokkos.")
+endif()
 
 if(NOT TARGET EGEMM::KokkosKernels)
   add_library(EGEMM::KokkosKernels INTERFACE IMPORTED)

@@ -1,6 +1,9 @@
 // EGEMM demo: one 1024^3 KokkosBlas::gemm with the EmulatedFP32 tag on
 // Kokkos' default execution space (the GPU when Kokkos was built with CUDA,
-// else the host fallback), against float64 and against plain FP32.
+// else the host fallback), against float64 and against plain FP32. Where
+// Kokkos has no CUDA backend but a GPU is present (Debian's Kokkos on a GPU
+// machine), the same product runs on the GPU through EGEMM's raw-pointer API
+// as well: what KokkosBlas::gemm on Kokkos::Cuda calls.
 //
 //   ./egemm_demo [n]
 #include <Kokkos_Core.hpp>
@@ -14,6 +17,10 @@
 #include <vector>
 
 #include "egemm/kokkos.hpp"
+
+#if defined(EGEMM_DEMO_RAW_CUDA)
+#include <cuda_runtime.h>
+#endif
 
 namespace {
 
@@ -54,6 +61,52 @@ double timed_gemm(Tag tag, const Matrix& A, const Matrix& B, const Matrix& C) {
   return seconds[reps / 2];
 }
 
+void print_row(const char* path, double seconds, double flop, const egemm::reference::ErrorStats& e) {
+  std::printf("  %-26s %12.2f %12.1f %14.3e %14.3e\n", path, seconds * 1e3, flop / seconds / 1e9, e.rel_frobenius,
+              e.max_abs);
+}
+
+#if defined(EGEMM_DEMO_RAW_CUDA)
+bool cuda_ok(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) std::printf("  %s: %s\n", what, cudaGetErrorString(e));
+  return e == cudaSuccess;
+}
+
+// The product on the GPU through the raw-pointer API (column-major device
+// memory, a stream): each tag's median of 5 synchronised calls after a warm-up.
+void run_on_gpu(int n, const std::vector<float>& a, const std::vector<float>& b, const std::vector<double>& ref) {
+  const std::size_t bytes = static_cast<std::size_t>(n) * n * sizeof(float);
+  float *da = nullptr, *db = nullptr, *dc = nullptr;
+  cudaStream_t stream = nullptr;
+  if (!cuda_ok(cudaMalloc(&da, bytes), "cudaMalloc") || !cuda_ok(cudaMalloc(&db, bytes), "cudaMalloc") ||
+      !cuda_ok(cudaMalloc(&dc, bytes), "cudaMalloc") || !cuda_ok(cudaStreamCreate(&stream), "cudaStreamCreate") ||
+      !cuda_ok(cudaMemcpy(da, a.data(), bytes, cudaMemcpyHostToDevice), "copy A") ||
+      !cuda_ok(cudaMemcpy(db, b.data(), bytes, cudaMemcpyHostToDevice), "copy B"))
+    return;
+  std::printf("\n  the same product on the GPU through EGEMM's raw-pointer API (device memory, a stream):\n");
+  const double flop = 2.0 * n * n * n;
+  const auto run = [&](auto tag, const char* path) {
+    std::vector<double> seconds;
+    for (int rep = 0; rep < 6; ++rep) {
+      const auto t0 = std::chrono::steady_clock::now();
+      egemm::gemm(tag, 'N', 'T', n, n, n, 1.0f, da, n, db, n, 0.0f, dc, n, stream);
+      if (!cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize")) return;
+      if (rep > 0) seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::nth_element(seconds.begin(), seconds.begin() + 2, seconds.end());
+    std::vector<float> c(static_cast<std::size_t>(n) * n);
+    if (!cuda_ok(cudaMemcpy(c.data(), dc, bytes, cudaMemcpyDeviceToHost), "copy C")) return;
+    print_row(path, seconds[2], flop, egemm::reference::compare(c.data(), n, ref.data(), n, n));
+  };
+  run(egemm::EmulatedFP32{}, "EmulatedFP32 (EGEMM, GPU)");
+  run(egemm::NativeFP32{}, "FP32 SGEMM (cuBLAS, GPU)");
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+  cudaStreamDestroy(stream);
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,11 +115,12 @@ int main(int argc, char** argv) {
   const bool on_gpu = egemm::kokkos::is_cuda_space_v<Space>;
   std::printf("EGEMM demo: C = A * B^T, %d x %d x %d, float Views on %s (%s)\n", n, n, n, Space::name(),
               on_gpu ? "CUDA backend, tensor cores" : "host fallback");
-  if (on_gpu && !egemm::emulated_fp32_uses_tensor_cores(n, n, n))
+  if (egemm::cuda_available() && !egemm::emulated_fp32_uses_tensor_cores(n, n, n))
     std::printf("  note: at %d x %d, C is too small for the emulation to win on this GPU, so EmulatedFP32 hands off to FP32 SGEMM;\n"
                 "        run egemm_demo 4096 to see the tensor-core emulation\n", n, n);
   if (!on_gpu && egemm::cuda_available())
-    std::printf("  note: a GPU is present but this Kokkos has no CUDA backend; point Kokkos_ROOT at a CUDA Kokkos\n");
+    std::printf("  note: a GPU is present but this Kokkos has no CUDA backend (point Kokkos_ROOT at a CUDA Kokkos);\n"
+                "        the same product runs on the GPU through EGEMM's raw-pointer API below\n");
 
   const Matrix A = random_matrix("A", n, n, 1), B = random_matrix("B", n, n, 2);
   Matrix C_emulated("C_emulated", n, n), C_fp32("C_fp32", n, n);
@@ -85,12 +139,13 @@ int main(int argc, char** argv) {
 
   const double flop = 2.0 * n * n * n;
   std::printf("\n  %-26s %12s %12s %14s %14s\n", "path", "time [ms]", "GFLOP/s", "rel. Frob err", "max abs err");
-  std::printf("  %-26s %12.2f %12.1f %14.3e %14.3e\n", "EmulatedFP32 (EGEMM)", t_emulated * 1e3, flop / t_emulated / 1e9,
-              e_emulated.rel_frobenius, e_emulated.max_abs);
-  std::printf("  %-26s %12.2f %12.1f %14.3e %14.3e\n", "plain FP32 (KokkosBlas)", t_fp32 * 1e3, flop / t_fp32 / 1e9,
-              e_fp32.rel_frobenius, e_fp32.max_abs);
+  print_row("EmulatedFP32 (EGEMM)", t_emulated, flop, e_emulated);
+  print_row("plain FP32 (KokkosBlas)", t_fp32, flop, e_fp32);
   std::printf("\n  EmulatedFP32 error / FP32 error = %.2f (<= 1: at least FP32 accuracy)\n",
               e_emulated.rel_frobenius / e_fp32.rel_frobenius);
-  if (!on_gpu) std::printf("  (host fallback times check correctness, not speed: run on a GPU for the real thing)\n");
+  if (!on_gpu) std::printf("  (host fallback times check correctness, not speed)\n");
+#if defined(EGEMM_DEMO_RAW_CUDA)
+  if (!on_gpu && egemm::cuda_available()) run_on_gpu(n, a, b, ref);
+#endif
   return 0;
 }

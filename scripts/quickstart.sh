@@ -41,9 +41,15 @@ fi
 
 # --- 2. configure and build ------------------------------------------------------
 step "configuring in $build"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release ${EGEMM_CMAKE_ARGS:-}
+# With Kokkos_ROOT, forget a Kokkos an earlier configure of this build directory cached.
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release ${Kokkos_ROOT:+-UKokkos_DIR -UKokkosKernels_DIR} \
+      ${EGEMM_CMAKE_ARGS:-}
 step "building with $jobs jobs"
-cmake --build "$build" -j "$jobs"
+if [[ $mode == demo ]]; then
+  cmake --build "$build" -j "$jobs" --target egemm_demo
+else
+  cmake --build "$build" -j "$jobs"
+fi
 
 # --- 3. run -------------------------------------------------------------------------
 if [[ $mode == demo ]]; then

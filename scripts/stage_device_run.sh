@@ -6,9 +6,12 @@
 set -euo pipefail
 build=${1:?build dir}
 stage=${2:?stage dir}
+[[ -f $build/CMakeCache.txt ]] || { echo "$build is not a CMake build directory" >&2; exit 2; }
+[[ $(realpath -m "$stage") != $(realpath -m "$build") && $(realpath -m "$stage") != $(realpath -m "$build")/* ]] ||
+  { echo "the stage directory must lie outside the build directory" >&2; exit 2; }
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/lib"
-cp -P "$build"/src/libegemm.so* "$stage/lib/"
+cp -P "$build"/src/libegemm.* "$stage/lib/" 2>/dev/null || true  # none for a static libegemm
 # Debian's Google Benchmark is not on the GPU machine's image.
 cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" 2>/dev/null || true
 # CUPTI, for egemm_call_timeline, in case the GPU machine's CUDA lacks it.
