@@ -9,7 +9,8 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
-mode=${1:?tests or bench}
+mode=${1:?tests, bench, tiles or timeline}
+case $mode in tests|bench|tiles|timeline) ;; *) echo "unknown mode '$mode': tests, bench, tiles or timeline" >&2; exit 2 ;; esac
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$here/lib:${LD_LIBRARY_PATH:-}"
 summary="$out/summary.txt"
