@@ -303,7 +303,7 @@ dim3 panel_grid(const OperandPair& ops, int operands) {
     rows_pad = std::max(rows_pad, dst.rows_pad), depth_pad = std::max(depth_pad, dst.depth_pad);
   }
   const index_t gx = rows_pad / panel_rows, gy = (depth_pad + panel_k - 1) / panel_k;
-  if (gy > 65535) throw unsupported("egemm::gemm (CUDA): k = " + std::to_string(depth_pad) + " exceeds the split grid's limit");
+  if (depth_pad > split_max_depth) throw unsupported("egemm::gemm (CUDA): k = " + std::to_string(depth_pad) + " exceeds the split grid's limit");
   return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(operands));
 }
 

@@ -38,6 +38,8 @@ struct SplitOperand {
 // The split's panels: 32 rows x 128 k, row panel after row panel.
 inline constexpr int split_panel_rows = 32;
 inline constexpr int split_panel_k = 128;
+// The split's k panels are its grid's y dimension: the deepest k it takes.
+inline constexpr index_t split_max_depth = index_t{65535} * split_panel_k;
 __host__ __device__ inline index_t split_k_panels(const SplitOperand& op) {
   return (op.depth_pad + split_panel_k - 1) / split_panel_k;
 }
