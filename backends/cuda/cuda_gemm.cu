@@ -63,7 +63,7 @@ void require_grid_extents(PolicyId policy, const GemmArgs& g) {
                       ", k up to " + std::to_string(k_limit) + "); NativeFP32 takes any size");
 }
 
-// Both operands' split forms inside one workspace; a carver without a base only sizes it.
+// Both operands' split forms inside the call's workspace (a measuring carver only counts them).
 struct SplitPair {
   SplitOperand a, b;
   std::uint32_t* stats = nullptr;  // every stats word and flag below: zeroed with one memset
@@ -100,36 +100,46 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
   return s;
 }
 
+// A call's work in stream order, its scratch taken from `scratch` as it goes.
+// With a carver that only measures, nothing is enqueued: that pass sizes
+// the call's one workspace.
 template <class Policy>
-void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
+void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStream_t stream) {
   using traits = policy_traits<Policy>;
   constexpr bool selects_path = traits::id == PolicyId::emulated_fp32;
   // A path-selecting call may split into TF32 (float) pieces: room for either form.
   constexpr std::size_t piece_bytes = selects_path || traits::split == SplitRule::tf32 ? 4 : 2;
-  require_grid_extents(traits::id, g);
-  WorkspaceCarver sizer;
-  (void)carve(sizer, g, traits::pieces_per_operand, piece_bytes);
-  StreamWorkspace workspace(sizer.size(), stream);
-  WorkspaceCarver carver(workspace.data());
-  const SplitPair s = carve(carver, g, traits::pieces_per_operand, piece_bytes);
+  const SplitPair s = carve(scratch, g, traits::pieces_per_operand, piece_bytes);
   const std::uint32_t* path_word = selects_path ? s.path_word : nullptr;
+  const bool enqueue = !scratch.measures_only();
 
-  EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
-  if constexpr (selects_path) {
-    launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.verdict_blocks, s.any_nonfinite,
-                               stream);
-  } else {
-    // Without scaling or a path to choose, the split only records the non-finite flags.
-    static_assert(!traits::scales_rows_and_columns, "row scaling is EmulatedFP32's split");
-    launch_split_both(g.a_rows(), g.b_cols(), traits::split, s.a, s.b, s.any_nonfinite, stream);
+  if (enqueue) {
+    EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
+    if constexpr (selects_path) {
+      launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.verdict_blocks, s.any_nonfinite,
+                                 stream);
+    } else {
+      // Without scaling or a path to choose, the split only records the non-finite flags.
+      static_assert(!traits::scales_rows_and_columns, "row scaling is EmulatedFP32's split");
+      launch_split_both(g.a_rows(), g.b_cols(), traits::split, s.a, s.b, s.any_nonfinite, stream);
+    }
   }
-  if (selects_path) {
-    launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::fp16_scaled, stream);
-    launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::tf32_full_range, stream);
-  } else {
-    launch_fused_gemm(traits::id, s.a, s.b, g, nullptr, EmulationPath::fp16_scaled, stream);
-  }
-  launch_entry_fixups(g, s.a, s.b, s.any_nonfinite, path_word, stream);
+  launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::fp16_scaled, scratch, stream);
+  if (selects_path) launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::tf32_full_range, scratch, stream);
+  if (enqueue) launch_entry_fixups(g, s.a, s.b, s.any_nonfinite, path_word, stream);
+}
+
+// All the call's scratch in one allocation before anything is enqueued: an
+// error here leaves C as it was (a second allocation behind the first path's
+// gemm could fail after that gemm had written C).
+template <class Policy>
+void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
+  require_grid_extents(policy_traits<Policy>::id, g);
+  WorkspaceCarver sizer;
+  enqueue_emulated_gemm<Policy>(g, sizer, stream);
+  StreamWorkspace workspace(sizer.size(), stream);
+  WorkspaceCarver scratch(workspace.data(), sizer.size());
+  enqueue_emulated_gemm<Policy>(g, scratch, stream);
 }
 
 // EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every

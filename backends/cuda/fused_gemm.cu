@@ -82,15 +82,20 @@ bool emulated_fp32_fills_the_gpu(FusedKernel kernel, index_t m, index_t n) {
 }
 
 void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
-                       const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream) {
+                       const std::uint32_t* path_word, EmulationPath path, WorkspaceCarver& scratch,
+                       cudaStream_t stream) {
   // The wgmma kernels need at least one k-tile (the TMA kernel's sums start in the first).
   if (a.depth_pad > 0) {
     switch (fused_kernel_for(policy, path)) {
-      case FusedKernel::wgmma_tma_sm90: return launch_fused_gemm_tma(policy, a, b, g, path_word, path, stream);
-      case FusedKernel::wgmma_cp_async_sm90: return sm90::launch_emulated_fp32(a, b, g, path_word, stream);
+      case FusedKernel::wgmma_tma_sm90:
+        return launch_fused_gemm_tma(policy, a, b, g, path_word, path, scratch, stream);
+      case FusedKernel::wgmma_cp_async_sm90:
+        if (scratch.measures_only()) return;  // no scratch
+        return sm90::launch_emulated_fp32(a, b, g, path_word, stream);
       case FusedKernel::mma_sync_sm80: break;
     }
   }
+  if (scratch.measures_only()) return;  // the mma.sync kernel takes no scratch
   switch (policy) {
     case PolicyId::emulated_fp32:
       if (path == EmulationPath::tf32_full_range)
@@ -105,6 +110,15 @@ void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperan
     case PolicyId::native_fp32: break;
   }
   throw invalid_argument(std::string("egemm::cuda::launch_fused_gemm: no fused kernel for ") + policy_name(policy));
+}
+
+void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
+                       const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream) {
+  WorkspaceCarver sizer;
+  launch_fused_gemm(policy, a, b, g, path_word, path, sizer, stream);
+  StreamWorkspace workspace(sizer.size(), stream);
+  WorkspaceCarver scratch(workspace.data(), sizer.size());
+  launch_fused_gemm(policy, a, b, g, path_word, path, scratch, stream);
 }
 
 }  // namespace egemm::cuda

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "backends/cuda/split_operand.hpp"
+#include "backends/cuda/workspace.hpp"
 #include "egemm/gemm_args.hpp"
 #include "egemm/path_selection.hpp"
 #include "egemm/policy.hpp"
@@ -42,6 +43,15 @@ FusedGemmParams fused_gemm_params(const SplitOperand& a, const SplitOperand& b, 
 // C = alpha * op(A) op(B) + beta C by `policy`'s pieces and products (every
 // policy but NativeFP32; FullRangeTF32x3 runs the TF32 kernel). With a path
 // word, the kernel runs only when the device-side choice matches `path`.
+// The kernel's scratch (the Hopper kernel's stream-K partial sums) comes from
+// `scratch`; with a carver that only measures, nothing is launched and the
+// bytes are counted (see WorkspaceCarver).
+void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
+                       const std::uint32_t* path_word, EmulationPath path, WorkspaceCarver& scratch,
+                       cudaStream_t stream);
+
+// The same with scratch of its own, allocated on `stream` (the benchmarks'
+// launches of the kernel alone).
 void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                        const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream);
 

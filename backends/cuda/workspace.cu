@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "backends/cuda/per_device.hpp"
@@ -23,6 +24,7 @@ cudaMemPool_t workspace_pool() {
 }
 
 StreamWorkspace::StreamWorkspace(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
+  if (bytes == 0) return;
   const cudaError_t e = cudaMallocFromPoolAsync(&base_, bytes, workspace_pool(), stream);
   if (e == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();  // not sticky: the next call may fit
@@ -35,6 +37,11 @@ StreamWorkspace::StreamWorkspace(std::size_t bytes, cudaStream_t stream) : strea
                        "NativeFP32 needs no scratch");
   }
   EGEMM_CUDA_CHECK(e);
+}
+
+void WorkspaceCarver::throw_overrun() const {
+  throw std::logic_error("egemm::gemm (CUDA): internal error: the launches took " + std::to_string(offset_) +
+                         " bytes of scratch where their measuring pass counted " + std::to_string(capacity_));
 }
 
 void release_workspace_memory() {

@@ -23,9 +23,11 @@ void release_workspace_memory();
 class StreamWorkspace {
  public:
   // Out of device memory throws egemm::device_error saying how much was asked
-  // for; nothing is enqueued then.
+  // for; nothing is enqueued then. Zero bytes allocate nothing.
   StreamWorkspace(std::size_t bytes, cudaStream_t stream);
-  ~StreamWorkspace() { (void)cudaFreeAsync(base_, stream_); }  // after the kernels queued before it
+  ~StreamWorkspace() {
+    if (base_ != nullptr) (void)cudaFreeAsync(base_, stream_);  // after the kernels queued before it
+  }
   StreamWorkspace(const StreamWorkspace&) = delete;
   StreamWorkspace& operator=(const StreamWorkspace&) = delete;
 
@@ -36,21 +38,32 @@ class StreamWorkspace {
   cudaStream_t stream_;
 };
 
-// Hands out 256-byte aligned pieces of a workspace; with base nullptr it only measures.
+// Hands out 256-byte aligned pieces of a workspace. Built without one it only
+// measures: a call runs its whole launch sequence once with such a carver to
+// size its one workspace, so that nothing is enqueued before all its scratch
+// is allocated (an out-of-memory error then leaves C as it was). With a base,
+// taking more than the capacity measured is a bug and throws.
 class WorkspaceCarver {
  public:
-  explicit WorkspaceCarver(unsigned char* base = nullptr) : base_(base) {}
+  WorkspaceCarver() = default;  // measures only
+  WorkspaceCarver(unsigned char* base, std::size_t capacity) : base_(base), capacity_(capacity), measures_(false) {}
+  bool measures_only() const { return measures_; }
   template <class T>
   T* take(std::size_t count) {
     const std::size_t at = offset_;
     offset_ += (count * sizeof(T) + 255) / 256 * 256;
-    return base_ ? reinterpret_cast<T*>(base_ + at) : nullptr;
+    if (measures_only()) return nullptr;
+    if (offset_ > capacity_) throw_overrun();
+    return reinterpret_cast<T*>(base_ + at);
   }
   std::size_t size() const { return offset_; }
 
  private:
-  unsigned char* base_;
+  [[noreturn]] void throw_overrun() const;
+  unsigned char* base_ = nullptr;
+  std::size_t capacity_ = 0;
   std::size_t offset_ = 0;
+  bool measures_ = true;
 };
 
 }  // namespace egemm::cuda

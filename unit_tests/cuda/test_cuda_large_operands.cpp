@@ -4,8 +4,9 @@
 // never holds it; C is checked for unwritten entries everywhere and against
 // float64 (with the policy's a-priori bound) on rows spread over all of it.
 // About 40 GB of device memory: skipped, with a message, on a smaller GPU.
-// Then a leading dimension past 32 bits (~9 GB), and a call whose scratch
-// memory does not fit: a clear error, C untouched, and the next call runs.
+// Then a leading dimension past 32 bits (~9 GB), and calls whose scratch
+// memory does not fit: a clear error naming all of it (one allocation, the
+// partial sums included), C untouched, and the next call runs.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -13,11 +14,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "backends/cuda/fused_gemm.hpp"
 #include "device_support.hpp"
 
 namespace egemm {
@@ -188,9 +191,62 @@ TEST(CudaLargeLeadingDimension, LdaPast2To31OnCublasAndTheSplit) {
   check(RoundSplit4{});
 }
 
+// Device memory taken for one scope, all but `left` bytes of what is free (in
+// 256 MiB blocks, then smaller, as the driver's pieces allow). EGEMM's pool is
+// emptied first, so that a call must ask the driver for its scratch.
+class Ballast {
+ public:
+  explicit Ballast(std::size_t left) {
+    release_cached_device_memory();
+    std::size_t total = 0;
+    for (std::size_t block = std::size_t{256} << 20; block >= (std::size_t{1} << 20); block /= 2)
+      for (;;) {
+        test::cuda_ok(cudaMemGetInfo(&free_, &total), "cudaMemGetInfo");
+        void* p = nullptr;
+        if (free_ < block + left || cudaMalloc(&p, block) != cudaSuccess) break;
+        blocks_.push_back(p);
+      }
+    (void)cudaGetLastError();
+  }
+  ~Ballast() {
+    for (void* p : blocks_) (void)cudaFree(p);
+  }
+  Ballast(const Ballast&) = delete;
+  Ballast& operator=(const Ballast&) = delete;
+  std::size_t free_bytes() const { return free_; }
+
+ private:
+  std::vector<void*> blocks_;
+  std::size_t free_ = 0;
+};
+
+// The device_error a call throws with 32 MiB of device memory free ("" if none).
+template <class Call>
+std::string error_with_32_mib_free(Call call) {
+  std::string message;
+  {
+    const Ballast ballast(std::size_t{32} << 20);
+    try {
+      call();
+    } catch (const device_error& e) {
+      message = e.what();
+    }
+    std::printf("with %zu MiB free: %s\n", ballast.free_bytes() >> 20, message.c_str());
+  }
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  return message;
+}
+
+// The MiB an out-of-memory message says the call asked for (-1 if it names none).
+long long scratch_mib_in(const std::string& message) {
+  const std::string key = "out of device memory for ";
+  const std::size_t at = message.find(key);
+  return at == std::string::npos ? -1 : std::atoll(message.c_str() + at + key.size());
+}
+
 // Scratch memory that does not fit: egemm::device_error saying how much was
 // asked for, nothing written to C, and once memory is free again the same call
-// runs. (EGEMM's pool is emptied first, so that the call must ask the driver.)
+// runs.
 TEST(CudaOutOfMemory, ScratchThatDoesNotFitThrowsAndLeavesCUntouched) {
   EGEMM_REQUIRE_GPU();
   constexpr index_t n = 4096;  // RoundSplit4's scratch: two operands x two FP16 pieces = 128 MiB
@@ -198,36 +254,40 @@ TEST(CudaOutOfMemory, ScratchThatDoesNotFitThrowsAndLeavesCUntouched) {
   test::DeviceBuffer<float> a(a_host.data), b(b_host.data);
   const std::vector<float> poison(static_cast<std::size_t>(n * n), -3.0f);
   test::DeviceBuffer<float> c(poison);
-  release_cached_device_memory();
-  std::size_t free = 0, total = 0;
-  test::cuda_ok(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-  // Everything but 32 MiB taken (in 256 MiB blocks, then smaller, as the driver's pieces allow).
-  std::vector<void*> ballast;
-  for (std::size_t block = std::size_t{256} << 20; block >= (std::size_t{1} << 20); block /= 2)
-    for (;;) {
-      test::cuda_ok(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-      void* p = nullptr;
-      if (free < block + (std::size_t{32} << 20) || cudaMalloc(&p, block) != cudaSuccess) break;
-      ballast.push_back(p);
-    }
-  (void)cudaGetLastError();
-  std::string message;
-  try {
-    gemm(RoundSplit4{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr);
-  } catch (const device_error& e) {
-    message = e.what();
-  }
-  for (void* p : ballast) test::cuda_ok(cudaFree(p), "cudaFree");
-  std::printf("with %zu MiB free: %s\n", free >> 20, message.c_str());
+  const test::ScopedEnv whole_tiles("EGEMM_SM90_STREAM_K", "0");  // no partial sums: the split pieces alone
+  const std::string message = error_with_32_mib_free(
+      [&] { gemm(RoundSplit4{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr); });
   EXPECT_NE(message.find("out of device memory for 128 MiB of scratch"), std::string::npos)
       << "expected the error to name the scratch asked for; got: '" << message << "'";
-  test::cuda_ok(cudaDeviceSynchronize(), "sync");
   EXPECT_EQ(c.download(), poison) << "C was written by a call that threw";
   gemm(RoundSplit4{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr);
   test::cuda_ok(cudaDeviceSynchronize(), "sync");
   const std::vector<float> c_after = c.download();
   EXPECT_TRUE(std::all_of(c_after.begin(), c_after.end(), [](float v) { return std::isfinite(v) && v != -3.0f; }))
       << "the call after the error did not write C";
+}
+
+// A call's whole scratch is one allocation made before anything is enqueued,
+// the Hopper kernels' stream-K partial sums included: EmulatedFP32 enqueues
+// both paths' gemms, and a second allocation behind the first could fail
+// after that gemm had written C. The error therefore names more than the
+// split pieces (4096^2 x 4 bytes x 2 pieces x 2 operands = 256 MiB), and C is
+// as it was.
+TEST(CudaOutOfMemory, StreamKPartialSumsAreInTheCallsOneAllocation) {
+  EGEMM_REQUIRE_GPU();
+  if (cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) != cuda::FusedKernel::wgmma_tma_sm90)
+    GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel (the one with partial sums) does not run here";
+  constexpr index_t n = 4096;  // 1024 tiles of 128 x 128 on 132 SMs: a partial last round
+  const test::Matrix a_host = test::random_matrix(n, n, test::fresh_seed()), b_host = test::random_matrix(n, n, test::fresh_seed());
+  test::DeviceBuffer<float> a(a_host.data), b(b_host.data);
+  const std::vector<float> poison(static_cast<std::size_t>(n * n), -3.0f);
+  test::DeviceBuffer<float> c(poison);
+  const test::ScopedEnv split_tail("EGEMM_SM90_STREAM_K", "1");
+  const std::string message = error_with_32_mib_free(
+      [&] { gemm(EmulatedFP32{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr); });
+  EXPECT_GT(scratch_mib_in(message), 256) << "expected the one allocation to hold the split pieces (256 MiB) and "
+                                             "the partial sums; got: '" << message << "'";
+  EXPECT_EQ(c.download(), poison) << "C was written by a call that threw";
 }
 
 }  // namespace

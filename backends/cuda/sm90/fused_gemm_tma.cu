@@ -106,8 +106,9 @@ bool tma_kernel_runs(PolicyId policy) {
 }
 
 void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
-                           const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream) {
-  const TmaLaunch l{a, b, g, path_word, path, stream};
+                           const std::uint32_t* path_word, EmulationPath path, WorkspaceCarver& scratch,
+                           cudaStream_t stream) {
+  const TmaLaunch l{a, b, g, path_word, path, scratch, stream};
   switch (policy) {
     case PolicyId::emulated_fp32:  // its full-range path is FullRangeTF32x3's TF32 kernel under its path word
       return path == EmulationPath::tf32_full_range ? launch<FullRangeTF32x3>(l) : launch<EmulatedFP32>(l);

@@ -18,8 +18,10 @@ namespace egemm::cuda {
 // kernel, for A/B timing). False for NativeFP32.
 bool tma_kernel_runs(PolicyId policy);
 
+// launch_fused_gemm on this kernel (a measuring `scratch` launches nothing).
 void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
-                           const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream);
+                           const std::uint32_t* path_word, EmulationPath path, WorkspaceCarver& scratch,
+                           cudaStream_t stream);
 
 // The tile of C one block of the kernel covers, and how many blocks share an SM.
 struct KernelFootprint {

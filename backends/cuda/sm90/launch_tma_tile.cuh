@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/dependent_launch.hpp"
@@ -99,23 +98,11 @@ inline bool c_through_tma_requested() {
 
 template <class Policy, class Tile>
 void launch_tma_tile(const TmaLaunch& l) {
-  const auto kernel = kernel_of<Policy, Tile>();
-  static PerDevice<bool> opted_in;
-  allow_dynamic_smem(opted_in, kernel, Tile::smem_bytes);
-
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple % Tile::bk == 0, "k padding fits the k-tile");
   FusedGemmParams p = fused_gemm_params(l.a, l.b, l.g, l.path_word, l.path, Tile::bm, Tile::bn);
   if (const char* group = std::getenv("EGEMM_SM90_GROUP")) p.raster_group = std::max(1, std::atoi(group));  // A/B timing
 
-  // One-piece policies have no lo: their unused maps repeat hi.
-  constexpr int e = Tile::element_bytes;
-  const CUtensorMap a_hi = piece_map(l.a.piece[0], l.a, Tile::bm, e);
-  const CUtensorMap b_hi = piece_map(l.b.piece[0], l.b, Tile::b_box_rows, e);
-  const CUtensorMap a_lo = Tile::pieces > 1 ? piece_map(l.a.piece[1], l.a, Tile::bm, e) : a_hi;
-  const CUtensorMap b_lo = Tile::pieces > 1 ? piece_map(l.b.piece[1], l.b, Tile::b_box_rows, e) : b_hi;
-  p.c_through_tma = Tile::stages_c && c_through_tma_requested() && c_map_possible(l.g);
-  const CUtensorMap c_out = p.c_through_tma ? c_map(l.g, model::hopper_epilogue_cols) : a_hi;  // unused otherwise
   // Persistent: slots (clusters of Tile::cluster blocks) take tiles (pairs of m-tiles) in turn.
   const int work = (p.tiles_m + Tile::cluster - 1) / Tile::cluster * p.tiles_n;
   int slots = std::min(work, persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work);
@@ -126,13 +113,24 @@ void launch_tma_tile(const TmaLaunch& l) {
   StreamKArgs sk{split_tail<Policy, Tile>(l.g) ? model::StreamKTail::split_rest(work, slots, k_tiles)
                                                : model::StreamKTail::whole_tiles(work, slots, k_tiles),
                  nullptr};
-  std::optional<StreamWorkspace> partials;  // freed on the stream, after the fixup
   if (sk.tail.splits()) {
     constexpr std::size_t floats_per_buffer =
         std::size_t{Tile::cluster} * Tile::bm * Tile::bn * WarpgroupAccumulators<Policy, Tile>::count;
-    partials.emplace(sk.tail.partial_buffers() * floats_per_buffer * sizeof(float), l.stream);
-    sk.partials = reinterpret_cast<float*>(partials->data());
+    sk.partials = l.scratch.take<float>(sk.tail.partial_buffers() * floats_per_buffer);
   }
+  if (l.scratch.measures_only()) return;
+
+  const auto kernel = kernel_of<Policy, Tile>();
+  static PerDevice<bool> opted_in;
+  allow_dynamic_smem(opted_in, kernel, Tile::smem_bytes);
+  // One-piece policies have no lo: their unused maps repeat hi.
+  constexpr int e = Tile::element_bytes;
+  const CUtensorMap a_hi = piece_map(l.a.piece[0], l.a, Tile::bm, e);
+  const CUtensorMap b_hi = piece_map(l.b.piece[0], l.b, Tile::b_box_rows, e);
+  const CUtensorMap a_lo = Tile::pieces > 1 ? piece_map(l.a.piece[1], l.a, Tile::bm, e) : a_hi;
+  const CUtensorMap b_lo = Tile::pieces > 1 ? piece_map(l.b.piece[1], l.b, Tile::b_box_rows, e) : b_hi;
+  p.c_through_tma = Tile::stages_c && c_through_tma_requested() && c_map_possible(l.g);
+  const CUtensorMap c_out = p.c_through_tma ? c_map(l.g, model::hopper_epilogue_cols) : a_hi;  // unused otherwise
   cudaLaunchAttribute attributes[2];
   const cudaLaunchConfig_t config =
       tile_launch_config<Tile>(static_cast<long long>(slots) * Tile::cluster, l.stream, attributes);

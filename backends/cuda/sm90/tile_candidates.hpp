@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/workspace.hpp"
 #include "egemm/model/hopper_tiles.hpp"
 
 namespace egemm::cuda::hopper {
@@ -33,6 +34,7 @@ struct TmaLaunch {
   const GemmArgs& g;
   const std::uint32_t* path_word;
   EmulationPath path;
+  WorkspaceCarver& scratch;  // the stream-K partial sums; measuring: launch nothing
   cudaStream_t stream;
 };
 
