@@ -16,7 +16,15 @@ set(_egemm_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/EGEMM)
 install(EXPORT EGEMMTargets NAMESPACE EGEMM:: DESTINATION ${_egemm_cmake_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/EGEMMConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/EGEMMConfig.cmake INSTALL_DESTINATION ${_egemm_cmake_dir})
-write_basic_package_version_file(${PROJECT_BINARY_DIR}/EGEMMConfigVersion.cmake COMPATIBILITY SameMajorVersion)
+# Before 1.0 a minor release may break the API (as semantic versioning allows):
+# find_package(EGEMM 0.1) must not accept a 0.2.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(_egemm_compatibility SameMinorVersion)
+else()
+  set(_egemm_compatibility SameMajorVersion)
+endif()
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/EGEMMConfigVersion.cmake
+                                 COMPATIBILITY ${_egemm_compatibility})
 install(FILES ${PROJECT_BINARY_DIR}/EGEMMConfig.cmake ${PROJECT_BINARY_DIR}/EGEMMConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/EGEMMKokkos.cmake
         DESTINATION ${_egemm_cmake_dir})

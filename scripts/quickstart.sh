@@ -15,7 +15,8 @@ jobs=${JOBS:-$(nproc)}
 step() { printf '\n==> %s\n' "$*"; }
 
 # --- 1. packages ---------------------------------------------------------------
-packages=(cmake g++ make libgtest-dev libbenchmark-dev libomp-dev python3 python3-matplotlib)
+# g++ brings its own OpenMP (libgomp); python3-matplotlib draws the perf tools' plots.
+packages=(cmake g++ make libgtest-dev libbenchmark-dev python3 python3-matplotlib)
 if [[ -z "${Kokkos_ROOT:-}" ]]; then
   packages+=(libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev)
 fi
@@ -26,7 +27,15 @@ done
 if ((${#missing[@]})); then
   step "installing ${missing[*]}"
   sudo_cmd=""
-  [[ $(id -u) -ne 0 ]] && sudo_cmd="sudo"
+  if [[ $(id -u) -ne 0 ]]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "not root and no sudo: as root, run" >&2
+      echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+      echo "then run $0 $mode again" >&2
+      exit 1
+    fi
+    sudo_cmd="sudo"
+  fi
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
 else

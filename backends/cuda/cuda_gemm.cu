@@ -54,7 +54,7 @@ void require_tensor_cores(PolicyId policy) {
 // Checked before any scratch memory is asked for, so that too large a problem
 // says so rather than running out of memory.
 void require_grid_extents(PolicyId policy, const GemmArgs& g) {
-  constexpr index_t row_limit = (index_t{1} << 31) - split_row_multiple;
+  constexpr index_t row_limit = split_max_rows;
   constexpr index_t k_limit = split_max_depth;
   if (g.m > row_limit || g.n > row_limit || g.k > k_limit)
     throw unsupported(std::string("egemm::gemm (CUDA, ") + policy_name(policy) + "): m = " + std::to_string(g.m) +

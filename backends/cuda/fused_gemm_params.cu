@@ -26,7 +26,7 @@ FusedGemmParams fused_gemm_params(const SplitOperand& a, const SplitOperand& b, 
   p.c = g.c;
   p.ldc = g.ldc;
   const index_t tiles_m = (a.rows_pad + bm - 1) / bm, tiles_n = (b.rows_pad + bn - 1) / bn;
-  if (tiles_m * tiles_n > 0x7fffffff || a.rows_pad > 0x7fffffff || b.rows_pad > 0x7fffffff)
+  if (tiles_m * tiles_n > 0x7fffffff || a.rows > split_max_rows || b.rows > split_max_rows)
     throw unsupported("egemm::gemm (CUDA): m = " + std::to_string(g.m) + ", n = " + std::to_string(g.n) +
                       " need more blocks than one grid holds");
   p.tiles_m = static_cast<int>(tiles_m);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "backends/cuda/tile_config.hpp"
 #include "egemm/gemm_args.hpp"
 #include "egemm/path_selection.hpp"
 #include "egemm/policy.hpp"
@@ -40,6 +41,8 @@ inline constexpr int split_panel_rows = 32;
 inline constexpr int split_panel_k = 128;
 // The split's k panels are its grid's y dimension: the deepest k it takes.
 inline constexpr index_t split_max_depth = index_t{65535} * split_panel_k;
+// The kernels count padded rows in 32-bit ints: the most rows (m or n) they take.
+inline constexpr index_t split_max_rows = (index_t{1} << 31) - split_row_multiple;
 __host__ __device__ inline index_t split_k_panels(const SplitOperand& op) {
   return (op.depth_pad + split_panel_k - 1) / split_panel_k;
 }

@@ -1,6 +1,7 @@
 # ctest driver: install this build into a scratch prefix, then configure, build
 # and run the downstream project against it with find_package(EGEMM).
-# Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, PREFIX_PATH (extra prefixes, e.g. Kokkos).
+# Inputs: BUILD_DIR, CONFIG (the configuration ctest runs), SOURCE_DIR, WORK_DIR,
+# PREFIX_PATH (extra prefixes, e.g. Kokkos). Single- and multi-config generators alike.
 file(REMOVE_RECURSE ${WORK_DIR})
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -9,17 +10,22 @@ function(step)
   endif()
   message("${out}")
 endfunction()
-step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
+step(${CMAKE_COMMAND} --install ${BUILD_DIR} --config ${CONFIG} --prefix ${WORK_DIR}/prefix)
 # Not through step(): its ${ARGN} would split the prefix list at its ';'.
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
-                        "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix;${PREFIX_PATH}"
+                        "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix;${PREFIX_PATH}" -DCMAKE_BUILD_TYPE=${CONFIG}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring the downstream project failed (${rc})\n${out}\n${err}")
 endif()
 message("${out}")
-step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
-step(${WORK_DIR}/build/raw_api)
-if(EXISTS ${WORK_DIR}/build/kokkos_api)
-  step(${WORK_DIR}/build/kokkos_api)
+step(${CMAKE_COMMAND} --build ${WORK_DIR}/build --config ${CONFIG})
+# A multi-config generator puts the programs in a folder named after the configuration.
+set(bin ${WORK_DIR}/build)
+if(EXISTS ${bin}/${CONFIG}/raw_api OR EXISTS ${bin}/${CONFIG}/raw_api.exe)
+  set(bin ${bin}/${CONFIG})
+endif()
+step(${bin}/raw_api)
+if(EXISTS ${bin}/kokkos_api OR EXISTS ${bin}/kokkos_api.exe)
+  step(${bin}/kokkos_api)
 endif()

@@ -19,6 +19,7 @@
 #include <string>
 #include <tuple>
 
+#include "egemm/kokkos/caller.hpp"
 #include "egemm/kokkos/execution.hpp"
 #include "egemm/kokkos/view_operand.hpp"
 #include "egemm/policy.hpp"
@@ -33,7 +34,7 @@ inline constexpr bool routes_stock_gemm = false;
 
 inline char trans_char(const char* t, const char* name) {
   if (t == nullptr || t[0] == '\0')
-    throw invalid_argument(std::string("KokkosBlas::gemm (EGEMM): ") + name + " is null or empty");
+    throw invalid_argument(std::string(caller) + ": " + name + " is null or empty");
   return t[0];
 }
 inline bool is_transposed(char t) { return !(t == 'N' || t == 'n'); }
@@ -74,7 +75,7 @@ void gemm(const ExecutionSpace& space, Policy tag, const char trans_a[], const c
 
   const char ta = trans_char(trans_a, "transA"), tb = trans_char(trans_b, "transB");
   // Reject bad characters here too: the shapes below depend on them.
-  make_gemm_args("KokkosBlas::gemm (EGEMM)", ta, tb, 0, 0, 0, 0.0f, nullptr, 1, nullptr, 1, 0.0f, nullptr, 1);
+  make_gemm_args(caller, ta, tb, 0, 0, 0, 0.0f, nullptr, 1, nullptr, 1, 0.0f, nullptr, 1);
   const bool t_a = is_transposed(ta), t_b = is_transposed(tb);
   const index_t m = static_cast<index_t>(C.extent(0)), n = static_cast<index_t>(C.extent(1));
   const index_t k = static_cast<index_t>(t_a ? A.extent(0) : A.extent(1));
@@ -82,7 +83,7 @@ void gemm(const ExecutionSpace& space, Policy tag, const char trans_a[], const c
   const index_t b_k = static_cast<index_t>(t_b ? B.extent(1) : B.extent(0));
   const index_t b_n = static_cast<index_t>(t_b ? B.extent(0) : B.extent(1));
   if (a_m != m || b_n != n || b_k != k)
-    throw invalid_argument("KokkosBlas::gemm (EGEMM): extents do not match: op(A) is " + std::to_string(a_m) + "x" +
+    throw invalid_argument(std::string(caller) + ": extents do not match: op(A) is " + std::to_string(a_m) + "x" +
                            std::to_string(k) + ", op(B) is " + std::to_string(b_k) + "x" + std::to_string(b_n) +
                            ", C is " + std::to_string(m) + "x" + std::to_string(n));
 

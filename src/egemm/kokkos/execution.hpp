@@ -9,6 +9,7 @@
 
 #include <type_traits>
 
+#include "egemm/kokkos/caller.hpp"
 #include "egemm/gemm.hpp"
 
 namespace egemm::kokkos {
@@ -34,7 +35,7 @@ void run_gemm(const ExecutionSpace& space, Policy, OperandNames names, char ta, 
   static_assert(is_cuda_space_v<ExecutionSpace> || is_host_space_v<ExecutionSpace>,
                 "EGEMM runs on Kokkos::Cuda and on host execution spaces only");
   const GemmArgs args =
-      make_gemm_args("KokkosBlas::gemm (EGEMM)", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, names);
+      make_gemm_args(caller, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, names);
   if constexpr (is_cuda_space_v<ExecutionSpace>) {
 #if defined(KOKKOS_ENABLE_CUDA)
     detail::gemm_cuda(policy_traits<Policy>::id, args, space.cuda_stream());

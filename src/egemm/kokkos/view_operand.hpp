@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 
+#include "egemm/kokkos/caller.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/gemm_args.hpp"
 
@@ -35,7 +36,7 @@ constexpr void check_view_type() {
 template <class View>
 void require_data(const View& v, const char* name, bool read) {
   if (read && v.data() == nullptr && v.extent(0) > 0 && v.extent(1) > 0)
-    throw invalid_argument(std::string("KokkosBlas::gemm (EGEMM): View ") + name + " is null but has extents " +
+    throw invalid_argument(std::string(caller) + ": View " + name + " is null but has extents " +
                            std::to_string(v.extent(0)) + " x " + std::to_string(v.extent(1)));
 }
 
@@ -58,7 +59,7 @@ ColumnMajorOperand column_major(const View& v, const char* name) {
     const index_t col_ld = std::max<index_t>(rows, 1), row_ld = std::max<index_t>(cols, 1);
     if ((s0 == 1 || rows <= 1) && (cols <= 1 || s1 >= col_ld)) return {p, cols <= 1 ? col_ld : s1, false};
     if ((s1 == 1 || cols <= 1) && (rows <= 1 || s0 >= row_ld)) return {p, rows <= 1 ? row_ld : s0, true};
-    throw invalid_argument(std::string("KokkosBlas::gemm (EGEMM): View ") + name + " (" + std::to_string(rows) + " x " +
+    throw invalid_argument(std::string(caller) + ": View " + name + " (" + std::to_string(rows) + " x " +
                            std::to_string(cols) + ") has strides (" + std::to_string(s0) + ", " + std::to_string(s1) +
                            "); one of them must be 1 and the other at least the extent it steps over (no overlapping"
                            " or broadcast entries). Copy it into a LayoutLeft or LayoutRight View first.");
