@@ -135,11 +135,7 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
 template <class Policy>
 void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   require_grid_extents(policy_traits<Policy>::id, g);
-  WorkspaceCarver sizer;
-  enqueue_emulated_gemm<Policy>(g, sizer, stream);
-  StreamWorkspace workspace(sizer.size(), stream);
-  WorkspaceCarver scratch(workspace.data(), sizer.size());
-  enqueue_emulated_gemm<Policy>(g, scratch, stream);
+  enqueue_with_workspace(stream, [&](WorkspaceCarver& scratch) { enqueue_emulated_gemm<Policy>(g, scratch, stream); });
 }
 
 // EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every

@@ -114,11 +114,9 @@ void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperan
 
 void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                        const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream) {
-  WorkspaceCarver sizer;
-  launch_fused_gemm(policy, a, b, g, path_word, path, sizer, stream);
-  StreamWorkspace workspace(sizer.size(), stream);
-  WorkspaceCarver scratch(workspace.data(), sizer.size());
-  launch_fused_gemm(policy, a, b, g, path_word, path, scratch, stream);
+  enqueue_with_workspace(stream, [&](WorkspaceCarver& scratch) {
+    launch_fused_gemm(policy, a, b, g, path_word, path, scratch, stream);
+  });
 }
 
 }  // namespace egemm::cuda

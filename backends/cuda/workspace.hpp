@@ -66,4 +66,16 @@ class WorkspaceCarver {
   bool measures_ = true;
 };
 
+// Runs `enqueue(carver)` twice: with a carver that measures, then with one
+// over a workspace of that size allocated on `stream` (freed on it after
+// whatever the second run enqueued). Nothing is enqueued before the allocation.
+template <class Enqueue>
+void enqueue_with_workspace(cudaStream_t stream, Enqueue&& enqueue) {
+  WorkspaceCarver sizer;
+  enqueue(sizer);
+  StreamWorkspace workspace(sizer.size(), stream);
+  WorkspaceCarver scratch(workspace.data(), sizer.size());
+  enqueue(scratch);
+}
+
 }  // namespace egemm::cuda
