@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from a folder made by stage_device_run.sh, writing
 # logs to OUT (default ./out, at most 7 files per mode) and a summary last.
-#   run_device_checks.sh tests   GPU unit tests (CUDA backend, Kokkos on CUDA), demo, precision profile
+#   run_device_checks.sh tests   GPU unit tests (CUDA backend, device resets, Kokkos on CUDA), demo, precision profile
 #   run_device_checks.sh bench   the GEMM suite (SUITE_FILTER), a call's host time at 1024^3, the kMeans/kNN sweeps
 #   run_device_checks.sh tiles   the Hopper kernel's tile sweep against the analytic model (TILE_SHAPES)
 #   run_device_checks.sh timeline  one call's kernels on the GPU's timeline (TIMELINE_SHAPES), with
@@ -31,6 +31,7 @@ run_tests() {  # a GoogleTest binary: full log to OUT, the verdict to the summar
 case $mode in
   tests)
     run_tests egemm_cuda_tests
+    run_tests egemm_cuda_reset_tests
     run_tests egemm_kokkos_tests
     { "$here/bin/egemm_demo" 1024 && "$here/bin/egemm_demo" 4096; } > "$out/demo.log" 2>&1
     echo "demo: exit $?" | tee -a "$summary"

@@ -4,6 +4,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
+#include "backends/cuda/device_epoch.hpp"
 #include "backends/cuda/relaxed_capture.hpp"
 
 namespace egemm::cuda {
@@ -72,8 +73,10 @@ void require_stream_of_current_device(cudaStream_t stream, const char* where) {
   // runtime calls below, on the host path of every small call.
   thread_local cudaStream_t checked_stream = nullptr;
   thread_local int checked_device = -1;
+  thread_local unsigned checked_epoch = 0;  // a reset device's new streams may reuse an old handle
   const int here = current_device();
-  if (stream == checked_stream && here == checked_device) return;
+  const unsigned epoch = device_epoch(here);
+  if (stream == checked_stream && here == checked_device && epoch == checked_epoch) return;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
     (void)cudaGetLastError();
@@ -91,6 +94,7 @@ void require_stream_of_current_device(cudaStream_t stream, const char* where) {
                            std::to_string(stream_device) + ") first");
   checked_stream = stream;
   checked_device = here;
+  checked_epoch = epoch;
 #else
   (void)stream;
   (void)where;

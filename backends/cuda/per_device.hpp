@@ -1,5 +1,10 @@
 // A value worked out once per CUDA device (kernel occupancy, whether a
-// binary has code for it, its bandwidth) and kept for the process.
+// binary has code for it, its bandwidth, EGEMM's memory pool) and kept while
+// the device's context lives: after a cudaDeviceReset it is worked out again
+// (device_epoch.hpp). Objects a reset leaves alive are kept for the process
+// instead: a memory pool made with cudaMemPoolCreate keeps its memory, and
+// stays usable, through cudaDeviceReset (measured on the H100, session 13),
+// so making another would leave the first one's memory behind.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,11 +13,14 @@
 #include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/device_epoch.hpp"
 #include "backends/cuda/relaxed_capture.hpp"
 
 namespace egemm::cuda {
 
-template <class T>
+enum class Lifetime { context, process };
+
+template <class T, Lifetime lifetime = Lifetime::context>
 class PerDevice {
  public:
   // The value for the current device, computed by compute(device) the first
@@ -21,18 +29,23 @@ class PerDevice {
   T get(Compute&& compute) {
     int device = 0;
     EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+    const unsigned epoch = lifetime == Lifetime::context ? device_epoch(device) : 0;
     const std::lock_guard<std::mutex> lock(mutex_);
     auto it = values_.find(device);
-    if (it == values_.end()) {
+    if (it == values_.end() || it->second.epoch != epoch) {
       const RelaxedCaptureScope relaxed;
-      it = values_.emplace(device, compute(device)).first;
+      it = values_.insert_or_assign(device, Entry{epoch, compute(device)}).first;
     }
-    return it->second;
+    return it->second.value;
   }
 
  private:
+  struct Entry {
+    unsigned epoch;
+    T value;
+  };
   std::mutex mutex_;
-  std::unordered_map<int, T> values_;
+  std::unordered_map<int, Entry> values_;
 };
 
 // Lets `kernel` use `smem_bytes` of dynamic shared memory (above 48 KiB a

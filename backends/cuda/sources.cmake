@@ -1,6 +1,7 @@
 # The CUDA backend's sources, compiled into EGEMM::egemm (included from src/CMakeLists.txt).
 set(_cuda_dir ${PROJECT_SOURCE_DIR}/backends/cuda)
 target_sources(egemm PRIVATE
+  ${_cuda_dir}/device_epoch.cu
   ${_cuda_dir}/memory_kind.cu
   ${_cuda_dir}/workspace.cu
   ${_cuda_dir}/scale_c.cu

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/device_epoch.hpp"
 #include "backends/cuda/relaxed_capture.hpp"
 
 namespace egemm::cuda {
@@ -20,22 +21,34 @@ class ThreadHandles {
   ThreadHandles(const ThreadHandles&) = delete;
   ThreadHandles& operator=(const ThreadHandles&) = delete;
   ~ThreadHandles() {
-    for (auto& entry : handles_) (void)Destroy(entry.second);  // at thread exit; nothing to report to
+    // At thread exit; nothing to report to. A handle whose context a
+    // cudaDeviceReset destroyed went with it.
+    for (auto& [device, entry] : handles_)
+      if (entry.epoch == device_epoch(device)) (void)Destroy(entry.handle);
   }
 
-  // The handle for `device`, made by create() (returning the new handle) the
-  // first time, under the relaxed capture mode: creating one may allocate,
-  // which a stream capture in progress on this thread would refuse.
+  // The handle for `device` (the current device), made by create() (returning
+  // the new handle) the first time in the device's context, under the relaxed
+  // capture mode: creating one may allocate, which a stream capture in
+  // progress on this thread would refuse.
   template <class Create>
   Handle get(int device, Create&& create) {
+    const unsigned epoch = device_epoch(device);
     auto found = handles_.find(device);
-    if (found != handles_.end()) return found->second;
+    if (found != handles_.end()) {
+      if (found->second.epoch == epoch) return found->second.handle;
+      handles_.erase(found);  // made in a context since destroyed: dropped, not destroyed
+    }
     const RelaxedCaptureScope relaxed;
-    return handles_.emplace(device, create()).first->second;
+    return handles_.emplace(device, Entry{epoch, create()}).first->second.handle;
   }
 
  private:
-  std::unordered_map<int, Handle> handles_;
+  struct Entry {
+    unsigned epoch;
+    Handle handle;
+  };
+  std::unordered_map<int, Entry> handles_;
 };
 
 }  // namespace egemm::cuda

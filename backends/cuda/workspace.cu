@@ -9,7 +9,7 @@
 namespace egemm::cuda {
 
 cudaMemPool_t workspace_pool() {
-  static PerDevice<cudaMemPool_t> pools;  // for the process's life
+  static PerDevice<cudaMemPool_t, Lifetime::process> pools;  // a cudaDeviceReset leaves it, and its memory, alive
   return pools.get([](int device) {
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;

@@ -1,0 +1,94 @@
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+
+#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/device_epoch.hpp"
+#include "egemm/errors.hpp"
+
+namespace egemm::cuda {
+namespace {
+
+// Enough for any node; a device beyond it is refused with a message.
+constexpr int max_devices = 64;
+
+struct DeviceContexts {
+  std::mutex mutex;                                       // serialises starting an epoch
+  std::atomic<unsigned long long> context_id[max_devices]{};  // 0: none seen yet
+  std::atomic<unsigned> epoch[max_devices]{};
+};
+
+DeviceContexts& contexts() {
+  static DeviceContexts c;  // for the process's life
+  return c;
+}
+
+template <class Fn>
+Fn driver_entry(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  EGEMM_CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found));
+  if (found != cudaDriverEntryPointSuccess || fn == nullptr)
+    throw device_error(std::string("egemm::gemm (CUDA): the driver has no ") + name);
+  return reinterpret_cast<Fn>(fn);
+}
+
+// The unique id (for the process's life, CUDA 12+) of the context current on
+// this thread; 0 when none is.
+unsigned long long current_context_id() {
+  static const auto get_current = driver_entry<PFN_cuCtxGetCurrent_v4000>("cuCtxGetCurrent");
+  static const auto get_id = driver_entry<PFN_cuCtxGetId_v12000>("cuCtxGetId");
+  CUcontext context = nullptr;
+  if (get_current(&context) != CUDA_SUCCESS || context == nullptr) return 0;
+  unsigned long long id = 0;
+  return get_id(context, &id) == CUDA_SUCCESS ? id : 0;
+}
+
+int checked_device(int device) {
+  if (device < 0 || device >= max_devices)
+    throw unsupported("egemm::gemm (CUDA): device " + std::to_string(device) + " is beyond the " +
+                      std::to_string(max_devices) + " devices EGEMM keeps state for");
+  return device;
+}
+
+// With `bind`, a thread without a current context gets the device's primary
+// one, as the runtime's first call there would (nothing can be captured on a
+// thread without one); without, such a thread leaves the epoch as it is.
+unsigned observe(int device, bool bind) {
+  DeviceContexts& c = contexts();
+  unsigned long long id = current_context_id();
+  if (id == 0 && bind) {
+    EGEMM_CUDA_CHECK(cudaSetDevice(device));
+    id = current_context_id();
+  }
+  if (id == 0 || c.context_id[device].load(std::memory_order_acquire) == id)
+    return c.epoch[device].load(std::memory_order_acquire);
+  const std::lock_guard<std::mutex> lock(c.mutex);
+  if (c.context_id[device].load(std::memory_order_relaxed) != id) {
+    c.epoch[device].fetch_add(1, std::memory_order_release);
+    c.context_id[device].store(id, std::memory_order_release);
+  }
+  return c.epoch[device].load(std::memory_order_acquire);
+}
+
+}  // namespace
+
+unsigned observe_device_context() {
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  return observe(checked_device(device), true);
+}
+
+unsigned device_epoch(int device) {
+  DeviceContexts& c = contexts();
+  checked_device(device);
+  // Never observed: look without binding (a query such as egemm::cuda_available
+  // must not create a context).
+  if (c.context_id[device].load(std::memory_order_acquire) == 0) return observe(device, false);
+  return c.epoch[device].load(std::memory_order_acquire);
+}
+
+}  // namespace egemm::cuda
