@@ -23,8 +23,8 @@ void detail::gemm_host(PolicyId policy, const GemmArgs& args) {
 void detail::gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stream) {
 #if EGEMM_HAVE_CUDA
   if (args.empty()) return;
-  cuda::observe_device_context();  // per-device state made before a cudaDeviceReset is made again
   cuda::require_device_operands(args, stream);
+  cuda::observe_device_context();  // per-device state made before a cudaDeviceReset is made again
   if (args.only_scales_c()) return cuda::scale_c(args, stream);
   cuda::gemm(policy, args, stream);
 #else

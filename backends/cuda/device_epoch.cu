@@ -8,6 +8,7 @@
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_epoch.hpp"
 #include "egemm/errors.hpp"
+#include "egemm/log.hpp"
 
 namespace egemm::cuda {
 namespace {
@@ -67,9 +68,15 @@ unsigned observe(int device, bool bind) {
   if (id == 0 || c.context_id[device].load(std::memory_order_acquire) == id)
     return c.epoch[device].load(std::memory_order_acquire);
   const std::lock_guard<std::mutex> lock(c.mutex);
-  if (c.context_id[device].load(std::memory_order_relaxed) != id) {
+  const unsigned long long before = c.context_id[device].load(std::memory_order_relaxed);
+  if (before != id) {
     c.epoch[device].fetch_add(1, std::memory_order_release);
     c.context_id[device].store(id, std::memory_order_release);
+    if (before != 0)
+      log_debug([&] {
+        return "cuda device " + std::to_string(device) + ": context " + std::to_string(id) + " replaces " +
+               std::to_string(before) + " (a cudaDeviceReset, or another context): per-device state made again";
+      });
   }
   return c.epoch[device].load(std::memory_order_acquire);
 }
@@ -85,10 +92,32 @@ unsigned observe_device_context() {
 unsigned device_epoch(int device) {
   DeviceContexts& c = contexts();
   checked_device(device);
-  // Never observed: look without binding (a query such as egemm::cuda_available
-  // must not create a context).
+  // Never observed: look without binding (a query such as
+  // egemm::emulated_fp32_uses_tensor_cores must not create a context).
   if (c.context_id[device].load(std::memory_order_acquire) == 0) return observe(device, false);
   return c.epoch[device].load(std::memory_order_acquire);
+}
+
+unsigned long long device_context_id(int device) {
+  return contexts().context_id[checked_device(device)].load(std::memory_order_acquire);
+}
+
+bool context_may_be_alive(int device, unsigned long long id) noexcept {
+  try {
+    static const auto device_get = driver_entry<PFN_cuDeviceGet_v2000>("cuDeviceGet");
+    static const auto primary_state = driver_entry<PFN_cuDevicePrimaryCtxGetState_v7000>("cuDevicePrimaryCtxGetState");
+    static const auto context_device = driver_entry<PFN_cuCtxGetDevice_v2000>("cuCtxGetDevice");
+    CUdevice dev = 0;
+    unsigned flags = 0;
+    int active = 0;
+    if (device_get(&dev, device) != CUDA_SUCCESS || primary_state(dev, &flags, &active) != CUDA_SUCCESS || !active)
+      return false;
+    CUdevice current = -1;
+    if (id != 0 && context_device(&current) == CUDA_SUCCESS && current == dev) return current_context_id() == id;
+    return true;  // the device's primary context lives; whether it is the one `id` names, this thread cannot tell
+  } catch (...) {
+    return false;  // no driver entry points: nothing to destroy safely
+  }
 }
 
 }  // namespace egemm::cuda

@@ -11,7 +11,7 @@ struct DeviceFacts {
   int sms = 0;               // streaming multiprocessors
 };
 
-// The current device's facts (cached per device for the process).
+// The current device's facts (cached per device and context: per_device.hpp).
 DeviceFacts device_facts();
 
 }  // namespace egemm::cuda

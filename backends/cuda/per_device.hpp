@@ -1,6 +1,6 @@
 // A value worked out once per CUDA device (kernel occupancy, whether a
-// binary has code for it, its bandwidth, EGEMM's memory pool) and kept while
-// the device's context lives: after a cudaDeviceReset it is worked out again
+// binary has code for it, its bandwidth) and kept while the device's context
+// lives: after a cudaDeviceReset it is worked out again
 // (device_epoch.hpp). Objects a reset leaves alive are kept for the process
 // instead: a memory pool made with cudaMemPoolCreate keeps its memory, and
 // stays usable, through cudaDeviceReset (measured on the H100, session 13),

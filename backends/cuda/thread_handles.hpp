@@ -22,9 +22,16 @@ class ThreadHandles {
   ThreadHandles& operator=(const ThreadHandles&) = delete;
   ~ThreadHandles() {
     // At thread exit; nothing to report to. A handle whose context a
-    // cudaDeviceReset destroyed went with it.
-    for (auto& [device, entry] : handles_)
-      if (entry.epoch == device_epoch(device)) (void)Destroy(entry.handle);
+    // cudaDeviceReset destroyed went with it (destroying it then can crash),
+    // also when no call has noticed the reset, as at the end of a program.
+    for (auto& [device, entry] : handles_) {
+      bool alive = false;
+      try {
+        alive = entry.epoch == device_epoch(device) && context_may_be_alive(device, entry.context_id);
+      } catch (...) {  // a destructor: when in doubt, leave the handle
+      }
+      if (alive) (void)Destroy(entry.handle);
+    }
   }
 
   // The handle for `device` (the current device), made by create() (returning
@@ -40,12 +47,13 @@ class ThreadHandles {
       handles_.erase(found);  // made in a context since destroyed: dropped, not destroyed
     }
     const RelaxedCaptureScope relaxed;
-    return handles_.emplace(device, Entry{epoch, create()}).first->second.handle;
+    return handles_.emplace(device, Entry{epoch, device_context_id(device), create()}).first->second.handle;
   }
 
  private:
   struct Entry {
     unsigned epoch;
+    unsigned long long context_id;
     Handle handle;
   };
   std::unordered_map<int, Entry> handles_;

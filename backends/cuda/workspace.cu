@@ -31,7 +31,7 @@ StreamWorkspace::StreamWorkspace(std::size_t bytes, cudaStream_t stream) : strea
     std::size_t free = 0, total = 0;
     (void)cudaMemGetInfo(&free, &total);
     throw device_error("egemm::gemm (CUDA): out of device memory for " + std::to_string(bytes >> 20) +
-                       " MiB of scratch (the split operands; " + std::to_string(free >> 20) + " MiB free of " +
+                       " MiB of scratch (the split operands and partial sums; " + std::to_string(free >> 20) + " MiB free of " +
                        std::to_string(total >> 20) +
                        "); egemm::release_cached_device_memory() returns what EGEMM's pool holds unused, and "
                        "NativeFP32 needs no scratch");

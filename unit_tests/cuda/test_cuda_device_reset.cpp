@@ -1,8 +1,9 @@
-// cudaDeviceReset between calls: EGEMM's per-device state (its memory pool,
-// cuBLAS and cuBLASLt handles, the kernels' shared-memory opt-ins, the last
-// stream checked) died with the device's context; the next call makes it
-// again and runs (backends/cuda/device_epoch.hpp). A program of its own: a
-// reset would also end what other tests keep on the device.
+// cudaDeviceReset between calls: EGEMM's per-device state (cuBLAS and
+// cuBLASLt handles, the kernels' shared-memory opt-ins, the last stream
+// checked) died with the device's context; the next call makes it again and
+// runs, and the memory pool, which outlives a reset, is used again
+// (backends/cuda/device_epoch.hpp). A program of its own: a reset would also
+// end what other tests keep on the device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -89,6 +90,29 @@ TEST(CudaDeviceReset, AThreadsHandlesFromBeforeTheResetAreMadeAgain) {
   test::cuda_ok(cudaDeviceReset(), "cudaDeviceReset");
   reset_done.set_value();
   worker.join();
+}
+
+// A thread that ends after a reset no call has noticed (as a program does
+// that resets the device last): its handles belong to the destroyed context
+// and are left, not destroyed, at its exit; the process carries on.
+TEST(CudaDeviceReset, AThreadEndingAfterAnUnnoticedResetLeavesItsHandles) {
+  EGEMM_REQUIRE_GPU();
+  std::promise<void> reset_done;
+  std::promise<void> calls_done;
+  std::thread worker([&] {
+    test::check_device_gemm(NativeFP32{}, {'N', 'N', 100, 90, 80, 1.0f, 0.0f, 0});  // a cuBLASLt handle
+    {
+      const test::ScopedEnv no_plans("EGEMM_SGEMM_PLANS", "0");  // and a cuBLAS one
+      test::check_device_gemm(NativeFP32{}, {'N', 'N', 100, 90, 80, 1.0f, 0.0f, 0});
+    }
+    calls_done.set_value();
+    reset_done.get_future().wait();
+  });  // ends here, its thread_local handles with it
+  calls_done.get_future().wait();
+  test::cuda_ok(cudaDeviceReset(), "cudaDeviceReset");
+  reset_done.set_value();
+  worker.join();
+  test::check_device_gemm(NativeFP32{}, {'N', 'N', 100, 90, 80, 1.0f, 0.0f, 0});
 }
 
 }  // namespace
