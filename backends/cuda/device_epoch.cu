@@ -7,6 +7,7 @@
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_epoch.hpp"
+#include "backends/cuda/driver_entry.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
 
@@ -25,16 +26,6 @@ struct DeviceContexts {
 DeviceContexts& contexts() {
   static DeviceContexts c;  // for the process's life
   return c;
-}
-
-template <class Fn>
-Fn driver_entry(const char* name) {
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  EGEMM_CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found));
-  if (found != cudaDriverEntryPointSuccess || fn == nullptr)
-    throw device_error(std::string("egemm::gemm (CUDA): the driver has no ") + name);
-  return reinterpret_cast<Fn>(fn);
 }
 
 // The unique id (for the process's life, CUDA 12+) of the context current on
