@@ -18,6 +18,8 @@
 
 namespace egemm::cuda {
 
+// How long a PerDevice value stands: while the device's context lives (the
+// default), or for the process (what a reset leaves alive).
 enum class Lifetime { context, process };
 
 template <class T, Lifetime lifetime = Lifetime::context>
