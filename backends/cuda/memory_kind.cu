@@ -1,5 +1,6 @@
 // Which memory a pointer is, so the host API rejects device pointers and the
-// CUDA API rejects host pointers with a message instead of a crash.
+// CUDA API rejects pageable host pointers with a message instead of a crash
+// (managed and page-locked memory reach both).
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
@@ -10,7 +11,7 @@
 namespace egemm::cuda {
 namespace {
 
-enum class Kind { host, device, managed };
+enum class Kind { host, pinned_host, device, managed };
 
 struct Memory {
   Kind kind = Kind::host;
@@ -28,7 +29,10 @@ Memory memory_of(const void* p) {
   switch (attr.type) {
     case cudaMemoryTypeDevice: return {Kind::device, attr.device, attr.devicePointer != nullptr};
     case cudaMemoryTypeManaged: return {Kind::managed, attr.device, true};
-    default: return {};  // unregistered or pinned host memory
+    // Page-locked (cudaMallocHost, cudaHostRegister): with unified addressing
+    // every GPU reaches it at the same address, over the bus, as cuBLAS does.
+    case cudaMemoryTypeHost: return {Kind::pinned_host, -1, attr.devicePointer == p};
+    default: return {};  // pageable host memory
   }
 }
 
@@ -45,9 +49,10 @@ void require(const GemmArgs& g, bool want_device, const char* where) {
     if (!op.used || op.p == nullptr) continue;
     const Memory m = memory_of(op.p);
     if (m.kind == Kind::managed) continue;  // reachable from both sides
-    if (want_device && m.kind == Kind::host)
+    if (m.kind == Kind::pinned_host && (!want_device || m.reachable_here)) continue;  // so is this (slowly, from the GPU)
+    if (want_device && (m.kind == Kind::host || m.kind == Kind::pinned_host))
       throw invalid_argument(std::string(where) + ": " + op.name +
-                             " is host memory, but a CUDA stream was given; pass device (or managed) memory");
+                             " is host memory, but a CUDA stream was given; pass device, managed or page-locked memory");
     if (!want_device && m.kind == Kind::device)
       throw invalid_argument(std::string(where) + ": " + op.name +
                              " is device memory, but no CUDA stream was given; pass a stream to run on the GPU");

@@ -2,11 +2,14 @@
 // every policy: all transposes, odd sizes, padded leading dimensions,
 // alpha/beta, beta == 0 over a NaN-filled C, a non-default stream, base
 // pointers off a 16-byte boundary; and the
-// memory-kind checks of both entry points.
+// memory-kind checks of both entry points (page-locked host memory taken by both).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -203,6 +206,59 @@ TEST(CudaGemmMemoryKind, StreamApiRejectsHostPointers) {
         << policy_traits<decltype(tag)>::name;
   });
   for (float v : c) EXPECT_EQ(v, 0.0f) << "a rejected call wrote C";
+}
+
+// Page-locked host memory (cudaMallocHost) of n floats, for one scope.
+class PageLockedBuffer {
+ public:
+  explicit PageLockedBuffer(std::size_t n) : n_(n) {
+    test::cuda_ok(cudaMallocHost(reinterpret_cast<void**>(&p_), n * sizeof(float)), "cudaMallocHost");
+  }
+  ~PageLockedBuffer() { (void)cudaFreeHost(p_); }
+  PageLockedBuffer(const PageLockedBuffer&) = delete;
+  PageLockedBuffer& operator=(const PageLockedBuffer&) = delete;
+  float* get() const { return p_; }
+  std::vector<float> copy() const { return {p_, p_ + n_}; }
+  void fill(const std::vector<float>& v) { std::copy(v.begin(), v.end(), p_); }
+
+ private:
+  float* p_ = nullptr;
+  std::size_t n_;
+};
+
+// Page-locked host memory is reachable from the GPU at the same address (as
+// cuBLAS takes it): the stream API runs on it and gives the bits it gives on
+// device memory (the same kernels, in the same order); the host API takes it
+// as the host memory it is.
+TEST(CudaGemmMemoryKind, BothApisRunOnPageLockedHostMemory) {
+  EGEMM_REQUIRE_GPU();
+  constexpr index_t m = 300, n = 260, k = 333;
+  const test::Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(n, k, test::fresh_seed());
+  const std::vector<float> poison(static_cast<std::size_t>(m * n), std::numeric_limits<float>::quiet_NaN());
+  PageLockedBuffer pa(a.data.size()), pb(b.data.size()), pc(poison.size());
+  pa.fill(a.data);
+  pb.fill(b.data);
+  test::DeviceBuffer<float> da(a.data), db(b.data), dc(poison);
+  for_each_policy([&](auto tag) {
+    const char* name = policy_traits<decltype(tag)>::name;
+    pc.fill(poison);
+    dc.upload(poison);
+    gemm(tag, 'N', 'T', m, n, k, 1.5f, pa.get(), m, pb.get(), n, 0.0f, pc.get(), m, nullptr);
+    gemm(tag, 'N', 'T', m, n, k, 1.5f, da.get(), m, db.get(), n, 0.0f, dc.get(), m, nullptr);
+    test::cuda_ok(cudaDeviceSynchronize(), "sync");
+    const std::vector<float> on_page_locked = pc.copy(), on_device = dc.download();
+    EXPECT_EQ(std::memcmp(on_page_locked.data(), on_device.data(), on_device.size() * sizeof(float)), 0)
+        << name << ": page-locked operands gave other bits than device ones";
+    EXPECT_TRUE(std::none_of(on_page_locked.begin(), on_page_locked.end(), [](float v) { return std::isnan(v); }))
+        << name << ": C left unwritten";
+
+    std::vector<float> host_c = poison;
+    pc.fill(poison);
+    gemm(tag, 'N', 'T', m, n, k, 1.5f, pa.get(), m, pb.get(), n, 0.0f, pc.get(), m);  // the host fallback
+    gemm(tag, 'N', 'T', m, n, k, 1.5f, a.data.data(), m, b.data.data(), n, 0.0f, host_c.data(), m);
+    EXPECT_EQ(std::memcmp(pc.copy().data(), host_c.data(), host_c.size() * sizeof(float)), 0)
+        << name << ": the host API gave other bits on page-locked memory";
+  });
 }
 
 }  // namespace

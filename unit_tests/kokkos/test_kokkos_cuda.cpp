@@ -1,4 +1,5 @@
-// KokkosBlas::gemm with EGEMM tags on Kokkos::Cuda: CudaUVMSpace Views, a
+// KokkosBlas::gemm with EGEMM tags on Kokkos::Cuda: CudaUVMSpace and
+// CudaHostPinnedSpace Views, a
 // Kokkos::Cuda instance on the caller's own stream (the call is ordered on
 // that stream and returns without waiting for it), and, when built with
 // EGEMM_KOKKOS_GEMM_TPL, the plain KokkosBlas::gemm routed through Kokkos
@@ -48,6 +49,16 @@ TEST_F(KokkosCuda, CudaUVMSpaceViewsEveryTag) {
     using P = decltype(tag);
     check_on<P, L, L, L, UVM>(Kokkos::Cuda{}, 'N', 'T', 70, 33, 129, 1.0f, 0.0f);
     check_on<P, R, L, R, UVM>(Kokkos::Cuda{}, 'T', 'N', 40, 65, 48, -0.5f, 1.5f);
+  });
+}
+
+// CudaHostPinnedSpace: Kokkos lets Kokkos::Cuda reach it, and so does EGEMM (over the bus).
+TEST_F(KokkosCuda, CudaHostPinnedSpaceViewsEveryTag) {
+  using Pinned = Kokkos::Device<Kokkos::Cuda, Kokkos::CudaHostPinnedSpace>;
+  for_each_policy([](auto tag) {
+    using P = decltype(tag);
+    check_on<P, L, L, L, Pinned>(Kokkos::Cuda{}, 'N', 'T', 70, 33, 129, 1.0f, 0.0f);
+    check_on<P, R, L, R, Pinned>(Kokkos::Cuda{}, 'T', 'N', 40, 65, 48, -0.5f, 1.5f);
   });
 }
 
