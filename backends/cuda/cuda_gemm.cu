@@ -124,8 +124,16 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
       launch_split_both(g.a_rows(), g.b_cols(), traits::split, s.a, s.b, s.any_nonfinite, stream);
     }
   }
+  const std::size_t paths_scratch = scratch.mark();
   launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::fp16_scaled, scratch, stream);
-  if (selects_path) launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::tf32_full_range, scratch, stream);
+  if (selects_path) {
+    // Only the path the device chose does any work, after the other's
+    // kernels in stream order: the two share their scratch.
+    const std::size_t fp16_end = scratch.size();
+    scratch.rewind_to(paths_scratch);
+    launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::tf32_full_range, scratch, stream);
+    scratch.extend_to(fp16_end);
+  }
   if (enqueue) launch_entry_fixups(g, s.a, s.b, s.any_nonfinite, path_word, stream);
 }
 

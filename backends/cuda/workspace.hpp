@@ -58,6 +58,17 @@ class WorkspaceCarver {
   }
   std::size_t size() const { return offset_; }
 
+  // For launches of which at most one does any work, in stream order (the
+  // paths of EmulatedFP32): each takes its scratch from the same offset, and
+  // the carver ends past the largest.
+  std::size_t mark() const { return offset_; }
+  void rewind_to(std::size_t mark) { offset_ = mark; }
+  void extend_to(std::size_t end) {
+    if (end <= offset_) return;
+    offset_ = end;
+    if (!measures_only() && offset_ > capacity_) throw_overrun();
+  }
+
  private:
   [[noreturn]] void throw_overrun() const;
   unsigned char* base_ = nullptr;

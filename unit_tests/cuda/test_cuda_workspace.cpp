@@ -46,6 +46,35 @@ TEST(CudaWorkspace, TakingMoreThanWasMeasuredIsRefused) {
   EXPECT_THROW(scratch.take<float>(1), std::logic_error);
 }
 
+// Launches of which only one works share scratch: both take from one mark,
+// and the carver ends past the larger; the launching pass hands out the
+// same overlapping pieces and may not end past what was measured.
+TEST(CudaWorkspace, AlternativesShareTheirScratch) {
+  const auto take_alternatives = [](WorkspaceCarver& carver) {
+    std::vector<void*> pieces{carver.take<float>(10)};  // 256 bytes
+    const std::size_t mark = carver.mark();
+    pieces.push_back(carver.take<float>(128));  // 512 bytes
+    const std::size_t first_end = carver.size();
+    carver.rewind_to(mark);
+    pieces.push_back(carver.take<float>(64));  // 256 bytes
+    carver.extend_to(first_end);
+    return pieces;
+  };
+  WorkspaceCarver sizer;
+  (void)take_alternatives(sizer);
+  ASSERT_EQ(sizer.size(), std::size_t{256 + 512});
+
+  alignas(256) static unsigned char workspace[256 + 512];
+  WorkspaceCarver scratch(workspace, sizer.size());
+  const std::vector<void*> pieces = take_alternatives(scratch);
+  EXPECT_EQ(pieces[1], workspace + 256);
+  EXPECT_EQ(pieces[2], workspace + 256) << "the second alternative did not reuse the first's scratch";
+  EXPECT_EQ(scratch.size(), sizer.size());
+  WorkspaceCarver small(workspace, 256 + 256);
+  (void)small.take<float>(10);
+  EXPECT_THROW(small.extend_to(256 + 512), std::logic_error);
+}
+
 // A launching carver over an empty workspace (the kernel-alone launch of a
 // kernel that needs no scratch) still launches: it is not a measuring one.
 TEST(CudaWorkspace, AnEmptyWorkspaceIsNotAMeasuringOne) {
