@@ -124,7 +124,7 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
       launch_split_both(g.a_rows(), g.b_cols(), traits::split, s.a, s.b, s.any_nonfinite, stream);
     }
   }
-  const std::size_t paths_scratch = scratch.mark();
+  const std::size_t paths_scratch = scratch.size();
   launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::fp16_scaled, scratch, stream);
   if (selects_path) {
     // Only the path the device chose does any work, after the other's

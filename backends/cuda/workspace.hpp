@@ -59,10 +59,9 @@ class WorkspaceCarver {
   std::size_t size() const { return offset_; }
 
   // For launches of which at most one does any work, in stream order (the
-  // paths of EmulatedFP32): each takes its scratch from the same offset, and
-  // the carver ends past the largest.
-  std::size_t mark() const { return offset_; }
-  void rewind_to(std::size_t mark) { offset_ = mark; }
+  // paths of EmulatedFP32): each takes its scratch from the same offset (a
+  // size() read before the first), and the carver ends past the largest.
+  void rewind_to(std::size_t offset) { offset_ = offset; }
   void extend_to(std::size_t end) {
     if (end <= offset_) return;
     offset_ = end;

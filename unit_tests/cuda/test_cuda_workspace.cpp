@@ -52,7 +52,7 @@ TEST(CudaWorkspace, TakingMoreThanWasMeasuredIsRefused) {
 TEST(CudaWorkspace, AlternativesShareTheirScratch) {
   const auto take_alternatives = [](WorkspaceCarver& carver) {
     std::vector<void*> pieces{carver.take<float>(10)};  // 256 bytes
-    const std::size_t mark = carver.mark();
+    const std::size_t mark = carver.size();
     pieces.push_back(carver.take<float>(128));  // 512 bytes
     const std::size_t first_end = carver.size();
     carver.rewind_to(mark);
