@@ -15,7 +15,7 @@ namespace egemm::host {
 namespace {
 
 constexpr int MR = 4;
-constexpr int NR = 16;
+constexpr int NR = 8;
 
 // C(i, j) = alpha * sum_p op(A)(i, p) op(B)(p, j) + beta C(i, j) with FP32
 // fused multiply-adds in k order: what FP32 gemm gives for entries whose
