@@ -41,9 +41,9 @@ void check_ld(const char* caller, const char* name, index_t ld, index_t rows, in
     fail(caller, std::string(name) + " must be >= max(1, " + rows_desc + ") = " + std::to_string(need) + ", got " +
                      std::to_string(ld));
   constexpr index_t max_elements = std::numeric_limits<index_t>::max() / static_cast<index_t>(sizeof(float));
-  if (cols > 1 && ld > (max_elements - rows) / (cols - 1))
-    fail(caller, std::string(name) + " = " + std::to_string(ld) + " over " + std::to_string(cols) +
-                     " columns puts the matrix's last element beyond any address");
+  if (rows > max_elements || (cols > 1 && ld > (max_elements - rows) / (cols - 1)))
+    fail(caller, std::string(name) + " = " + std::to_string(ld) + " for a " + std::to_string(rows) + " x " +
+                     std::to_string(cols) + " matrix puts its last element beyond any address");
 }
 
 // [first, last) byte range touched by a column-major rows x cols matrix.
@@ -142,8 +142,8 @@ GemmArgs make_gemm_args(const char* caller, char trans_a, char trans_b, index_t 
   GemmArgs g = checked_operands(caller, trans_a, trans_b, m, n, k, a, lda, b, ldb);
   check_ld(caller, "ldc", ldc, m, n, "m");
   if (m > 0 && n > 0 && c == nullptr) fail(caller, "C is null but C is " + std::to_string(m) + "x" + std::to_string(n));
-  // BLAS reads neither A nor B when alpha == 0: they may be null, or C itself.
-  if (alpha != 0.0f) require_operands(caller, g, names);
+  // BLAS reads neither A nor B when alpha == 0 or C is empty: they may be null, or C itself.
+  if (alpha != 0.0f && m > 0 && n > 0) require_operands(caller, g, names);
   if (m > 0 && n > 0 && k > 0 && alpha != 0.0f) {
     const index_t a_rows = g.trans_a == Op::none ? m : k, a_cols = g.trans_a == Op::none ? k : m;
     const index_t b_rows = g.trans_b == Op::none ? k : n, b_cols = g.trans_b == Op::none ? n : k;

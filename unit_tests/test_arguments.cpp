@@ -65,9 +65,15 @@ TEST(Arguments, BadInputsThrowAndLeaveCUntouched) {
   // A leading dimension whose last column lies beyond any address.
   const index_t huge = index_t{1} << 61;
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), huge, p.b.ptr(), 5, 0, p.c.ptr(), 6); },
-                  "lda = 2305843009213693952 over 5 columns puts the matrix's last element beyond any address");
+                  "lda = 2305843009213693952 for a 6 x 5 matrix puts its last element beyond any address");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), huge); },
-                  "ldc = 2305843009213693952 over 4 columns");
+                  "ldc = 2305843009213693952 for a 6 x 4 matrix");
+  // One column whose rows alone run beyond any address (no leading dimension steps over it).
+  const index_t rows = index_t{1} << 62;
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', rows, 1, 1, 1, p.a.ptr(), rows, p.b.ptr(), 1, 0, p.c.ptr(), rows); },
+                  "lda = 4611686018427387904 for a 4611686018427387904 x 1 matrix puts its last element beyond any address");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', rows, 1, 1, 0, nullptr, rows, nullptr, 1, 0, p.c.ptr(), rows); },
+                  "lda = 4611686018427387904 for a 4611686018427387904 x 1 matrix");
 }
 
 // The aliasing check against a brute-force one: random layouts of A and C in
@@ -134,6 +140,11 @@ TEST(Arguments, EmptyProblemsTouchNothing) {
   const std::vector<float> before = p.c.data;
   gemm(EmulatedFP32{}, 'N', 'N', 0, 4, 5, 1, nullptr, 1, p.b.ptr(), 5, 0, p.c.ptr(), 1);
   gemm(EmulatedFP32{}, 'N', 'N', 6, 0, 5, 1, p.a.ptr(), 6, nullptr, 5, 0, nullptr, 6);
+  // An empty C reads neither operand, as in BLAS: both may be null.
+  for_each_policy([](auto tag) {
+    EXPECT_NO_THROW(gemm(tag, 'N', 'N', 0, 2, 2, 1, nullptr, 1, nullptr, 2, 0, nullptr, 1));
+    EXPECT_NO_THROW(gemm(tag, 'T', 'N', 2, 0, 2, 1, nullptr, 2, nullptr, 2, 0, nullptr, 2));
+  });
   EXPECT_EQ(p.c.data, before);
 }
 

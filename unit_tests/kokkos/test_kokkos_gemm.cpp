@@ -129,6 +129,41 @@ TEST_F(KokkosGemm, BadArgumentsThrowAndLeaveCUntouched) {
       "has strides (3, 1)");
 }
 
+// Every tag keeps the tagged call's contract, NativeFP32 (the stock gemm
+// underneath) included: a null View the call reads, or C overlapping an
+// operand, throws and leaves C alone; k == 0 scales C by beta, without reading
+// C when beta == 0; an empty View's strides do not matter.
+TEST_F(KokkosGemm, EveryTagKeepsTheContract) {
+  using L = Kokkos::LayoutLeft;
+  for_each_policy([&](auto tag) {
+    using Tag = decltype(tag);
+    SCOPED_TRACE(policy_traits<Tag>::name);
+    TestView<L> B(8, 8, test::fresh_seed());
+    Kokkos::View<float**, L, Space> null_a(static_cast<float*>(nullptr), 8, 8);
+    expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(Tag{}, "N", "N", 1.0f, null_a, B.view, 0.0f, C); },
+                              "View A is null but has extents 8 x 8");
+    expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(Tag{}, "N", "N", 1.0f, C, B.view, 0.0f, C); },
+                              "C overlaps A in memory");
+
+    Kokkos::View<float**, L, Space> a0("a0", 8, 0), b0("b0", 0, 8);
+    TestView<L> C(8, 8, test::fresh_seed());
+    KokkosBlas::gemm(Tag{}, "N", "N", 1.0f, a0, b0, 2.0f, C.view);
+    const test::Matrix scaled = C.read_back();
+    for (std::size_t i = 0; i < scaled.data.size(); ++i) ASSERT_EQ(scaled.data[i], 2.0f * C.host.data[i]) << i;
+    Kokkos::deep_copy(C.view, std::nanf(""));
+    KokkosBlas::gemm(Tag{}, "N", "N", 1.0f, a0, b0, 0.0f, C.view);
+    for (float v : C.read_back().data) ASSERT_EQ(v, 0.0f);
+
+    // B: 0 x 8, a LayoutStride subview with a zero stride (of an empty dimension).
+    Kokkos::View<float***, L, Space> cube("cube", 3, 0, 8);
+    Kokkos::View<float**, Kokkos::LayoutStride, Space> empty_b = Kokkos::subview(cube, 1, Kokkos::ALL, Kokkos::ALL);
+    TestView<L> D(8, 8, test::fresh_seed());
+    KokkosBlas::gemm(Tag{}, "N", "N", 1.0f, a0, empty_b, 0.5f, D.view);
+    const test::Matrix halved = D.read_back();
+    for (std::size_t i = 0; i < halved.data.size(); ++i) ASSERT_EQ(halved.data[i], 0.5f * D.host.data[i]) << i;
+  });
+}
+
 // With a row-major C the front end multiplies the transposes (B^T A^T); its
 // errors still name the user's Views, and the call's prefix.
 TEST_F(KokkosGemm, ErrorsNameTheUsersViewsWhateverTheLayout) {

@@ -9,8 +9,9 @@
 // LayoutStride with a unit stride. On Kokkos::Cuda (CudaSpace or CudaUVMSpace
 // Views) the work is enqueued on space.cuda_stream() and nothing is fenced;
 // host spaces run the host fallback. NativeFP32 forwards to the stock gemm
-// (cuBLAS SGEMM through EGEMM's backend where EGEMM_KOKKOS_GEMM_TPL has made
-// the stock gemm EGEMM). Works with Kokkos Kernels 3.x and 4.x.
+// after EGEMM's checks (cuBLAS SGEMM through EGEMM's backend where
+// EGEMM_KOKKOS_GEMM_TPL has made the stock gemm EGEMM). Works with Kokkos
+// Kernels 3.x and 4.x.
 #pragma once
 
 #include <KokkosBlas3_gemm.hpp>
@@ -40,11 +41,12 @@ inline char trans_char(const char* t, const char* name) {
 inline bool is_transposed(char t) { return !(t == 'N' || t == 'n'); }
 inline char op_char(bool transposed) { return transposed ? 'T' : 'N'; }
 
-// The tagged gemm on the Views' storage, column-major through the transpose
-// identity (no copies).
-template <class ExecutionSpace, class Policy, class AView, class BView, class CView>
-void gemm_column_major(const ExecutionSpace& space, Policy tag, bool t_a, bool t_b, index_t m, index_t n, index_t k,
-                       float alpha, const AView& A, const BView& B, float beta, const CView& C) {
+// The call on the Views' storage as validated column-major arguments (no
+// copies): a row-major C through the transpose identity, errors naming the
+// user's Views either way.
+template <class AView, class BView, class CView>
+GemmArgs column_major_args(bool t_a, bool t_b, index_t m, index_t n, index_t k, float alpha, const AView& A,
+                           const BView& B, float beta, const CView& C) {
   const bool reads_operands = alpha != 0.0f && k > 0 && m > 0 && n > 0;  // as BLAS: not when alpha == 0
   require_data(A, "A", reads_operands);
   require_data(B, "B", reads_operands);
@@ -52,13 +54,12 @@ void gemm_column_major(const ExecutionSpace& space, Policy tag, bool t_a, bool t
   const ColumnMajorOperand a = column_major(A, "A"), b = column_major(B, "B"), c = column_major(C, "C");
   if (!c.stored_transposed) {
     // C = alpha op(A) op(B) + beta C, operands as stored.
-    run_gemm(space, tag, {"A", "B"}, op_char(t_a != a.stored_transposed), op_char(t_b != b.stored_transposed), m, n, k,
-             alpha, a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
-  } else {
-    // Row-major C: C^T = alpha op(B)^T op(A)^T + beta C^T, and C's storage is column-major C^T.
-    run_gemm(space, tag, {"B", "A"}, op_char(!t_b != b.stored_transposed), op_char(!t_a != a.stored_transposed), n, m,
-             k, alpha, b.data, b.ld, a.data, a.ld, beta, c.data, c.ld);
+    return make_gemm_args(caller, op_char(t_a != a.stored_transposed), op_char(t_b != b.stored_transposed), m, n, k,
+                          alpha, a.data, a.ld, b.data, b.ld, beta, c.data, c.ld, {"A", "B"});
   }
+  // Row-major C: C^T = alpha op(B)^T op(A)^T + beta C^T, and C's storage is column-major C^T.
+  return make_gemm_args(caller, op_char(!t_b != b.stored_transposed), op_char(!t_a != a.stored_transposed), n, m, k,
+                        alpha, b.data, b.ld, a.data, a.ld, beta, c.data, c.ld, {"B", "A"});
 }
 
 template <class ExecutionSpace, class Policy, class AView, class BView, class CView>
@@ -87,10 +88,16 @@ void gemm(const ExecutionSpace& space, Policy tag, const char trans_a[], const c
                            std::to_string(k) + ", op(B) is " + std::to_string(b_k) + "x" + std::to_string(b_n) +
                            ", C is " + std::to_string(m) + "x" + std::to_string(n));
 
+  const GemmArgs args = column_major_args(t_a, t_b, m, n, k, alpha, A, B, beta, C);
   // NativeFP32 is the stock gemm, except where EGEMM_KOKKOS_GEMM_TPL routes the
   // stock float gemm on Kokkos::Cuda to EGEMM: there it is cuBLAS SGEMM through
   // EGEMM's backend (below), which also keeps the routed call from recursing.
+  // The stock gemm is held to the tags' contract: the checks above (null
+  // Views, C overlapping an operand), and BLAS's quick returns made here
+  // (Kokkos Kernels 3.4 returns on k == 0 without scaling C).
   if constexpr (std::is_same_v<Policy, NativeFP32> && !(routes_stock_gemm && is_cuda_space_v<ExecutionSpace>)) {
+    if (args.empty()) return;
+    if (args.only_scales_c()) return run_gemm(space, policy_traits<Policy>::id, args);
 #if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40000
     KokkosBlas::gemm(space, trans_a, trans_b, alpha, A, B, beta, C);
 #else
@@ -98,7 +105,7 @@ void gemm(const ExecutionSpace& space, Policy tag, const char trans_a[], const c
     KokkosBlas::gemm(trans_a, trans_b, alpha, A, B, beta, C);
 #endif
   } else {
-    gemm_column_major(space, tag, t_a, t_b, m, n, k, alpha, A, B, beta, C);
+    run_gemm(space, policy_traits<Policy>::id, args);
   }
 }
 

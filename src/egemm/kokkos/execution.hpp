@@ -26,23 +26,18 @@ template <class ExecutionSpace>
 inline constexpr bool is_host_space_v =
     Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible && !is_cuda_space_v<ExecutionSpace>;
 
-// Errors name the caller and the user's operands (`names`: the front end may
-// have swapped A and B to use a row-major C through the transpose identity).
-template <class ExecutionSpace, class Policy>
-void run_gemm(const ExecutionSpace& space, Policy, OperandNames names, char ta, char tb, index_t m, index_t n, index_t k,
-              float alpha, const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c,
-              index_t ldc) {
+// Runs validated arguments on the space.
+template <class ExecutionSpace>
+void run_gemm(const ExecutionSpace& space, PolicyId policy, const GemmArgs& args) {
   static_assert(is_cuda_space_v<ExecutionSpace> || is_host_space_v<ExecutionSpace>,
                 "EGEMM runs on Kokkos::Cuda and on host execution spaces only");
-  const GemmArgs args =
-      make_gemm_args(caller, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, names);
   if constexpr (is_cuda_space_v<ExecutionSpace>) {
 #if defined(KOKKOS_ENABLE_CUDA)
-    detail::gemm_cuda(policy_traits<Policy>::id, args, space.cuda_stream());
+    detail::gemm_cuda(policy, args, space.cuda_stream());
 #endif
   } else {
     space.fence();
-    detail::gemm_host(policy_traits<Policy>::id, args);
+    detail::gemm_host(policy, args);
   }
 }
 

@@ -57,6 +57,7 @@ ColumnMajorOperand column_major(const View& v, const char* name) {
     // keeps columns (rows) apart. A smaller one (columns that overlap, or a
     // broadcast stride 0) has no BLAS form.
     const index_t col_ld = std::max<index_t>(rows, 1), row_ld = std::max<index_t>(cols, 1);
+    if (rows == 0 || cols == 0) return {p, col_ld, false};  // no entries: no strides to honour
     if ((s0 == 1 || rows <= 1) && (cols <= 1 || s1 >= col_ld)) return {p, cols <= 1 ? col_ld : s1, false};
     if ((s1 == 1 || cols <= 1) && (rows <= 1 || s0 >= row_ld)) return {p, rows <= 1 ? row_ld : s0, true};
     throw invalid_argument(std::string(caller) + ": View " + name + " (" + std::to_string(rows) + " x " +
