@@ -109,9 +109,21 @@ void run_on_gpu(int n, const std::vector<float>& a, const std::vector<float>& b,
 
 }  // namespace
 
+// The size from the command line (default 1024), or a usage message.
+int demo_size(int argc, char** argv) {
+  if (argc <= 1) return 1024;
+  char* end = nullptr;
+  const long n = std::strtol(argv[1], &end, 10);
+  if (argc > 2 || end == argv[1] || *end != '\0' || n < 1 || n > 32768) {
+    std::fprintf(stderr, "usage: egemm_demo [n]   C = A * B^T with n x n float Views, 1 <= n <= 32768 (default 1024)\n");
+    std::exit(2);
+  }
+  return static_cast<int>(n);
+}
+
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
-  const int n = argc > 1 ? std::atoi(argv[1]) : 1024;
+  const int n = demo_size(argc, argv);
   const bool on_gpu = egemm::kokkos::is_cuda_space_v<Space>;
   std::printf("EGEMM demo: C = A * B^T, %d x %d x %d, float Views on %s (%s)\n", n, n, n, Space::name(),
               on_gpu ? "CUDA backend, tensor cores" : "host fallback");

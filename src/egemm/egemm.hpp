@@ -5,5 +5,6 @@
 
 #include "egemm/errors.hpp"
 #include "egemm/gemm.hpp"
+#include "egemm/path_selection.hpp"
 #include "egemm/policy.hpp"
 #include "egemm/reference.hpp"

@@ -16,10 +16,11 @@
 // columns) wide, the call takes the TF32 path (FP32's exponent range in every
 // piece, half the tensor-core rate of FP16); where a row also lies beyond
 // TF32's largest finite value (within 2^-11 of FLT_MAX) or entirely below
-// 2^-112 (FP32 subnormals, which TF32 pieces hold to ~10 bits; the scaled
-// FP16 path lifts such rows exactly), native FP32. The rule never trades
-// accuracy for speed: no row's range makes a path less accurate than FP32
-// SIMT. (Depth does, normwise, below k ~ 8: docs/numerics.md, section 6.)
+// 2^-112 (FP32 subnormals, which TF32 pieces hold to a spacing of 2^-136,
+// at most ~10 bits; the scaled FP16 path lifts such rows exactly), native
+// FP32. The rule never trades accuracy for speed: no row's range makes a path
+// less accurate than FP32 SIMT. (Depth does, normwise, below k ~ 8:
+// docs/numerics.md, section 6.)
 #pragma once
 
 #include <cstdint>

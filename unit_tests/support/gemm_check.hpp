@@ -53,7 +53,7 @@ void check_special_scalars(PolicyId policy, const GemmCase& c, const std::functi
 // 2^-149), alone (the scaled FP16 path lifts them into range exactly, the
 // result rounded once on the way back) or with two rows mixing them with
 // normal values (wide: FP16 is out, and TF32 pieces would hold the subnormal
-// rows to ~10 bits, so the call runs native FP32). Either way every entry is
+// rows to a spacing of 2^-136, at most ~10 bits, so the call runs native FP32). Either way every entry is
 // within the bound plus FP32's rounding on the subnormal grid (2^-150 per
 // add) of float64, and a subnormal result no further from it than a k-order
 // FP32 dot product (within 2^-140: the TF32 pieces had been ~2^-136 off).
