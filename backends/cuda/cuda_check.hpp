@@ -33,6 +33,3 @@ namespace egemm::cuda {
     const cublasStatus_t egemm_s_ = (call);                                                            \
     if (egemm_s_ != CUBLAS_STATUS_SUCCESS) ::egemm::cuda::throw_cublas_error(egemm_s_, #call, __FILE__, __LINE__); \
   } while (0)
-
-// After a kernel launch: report a bad configuration at once, not at the next sync.
-#define EGEMM_CUDA_CHECK_LAUNCH() EGEMM_CUDA_CHECK(cudaGetLastError())

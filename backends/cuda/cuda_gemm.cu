@@ -14,8 +14,6 @@
 // (egemm/model/crossover.hpp).
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "backends/cuda/crossover_rates.hpp"
@@ -26,6 +24,7 @@
 #include "backends/cuda/entry_fixups.hpp"
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/split_operand.hpp"
+#include "backends/cuda/switches.hpp"
 #include "backends/cuda/tile_config.hpp"
 #include "egemm/path_selection.hpp"
 #include "backends/cuda/workspace.hpp"
@@ -45,7 +44,8 @@ void require_tensor_cores(PolicyId policy) {
     EGEMM_CUDA_CHECK(cudaGetDevice(&device));
     throw unsupported(std::string("egemm::gemm (CUDA, ") + policy_name(policy) + "): device " + std::to_string(device) +
                       " has compute capability " + std::to_string(d.major) + "." + std::to_string(d.minor) +
-                      "; EGEMM's tensor-core kernels need sm_80 (Ampere) or newer");
+                      "; EGEMM's CUDA backend, every tag's path included, is built for sm_80 (Ampere) and newer"
+                      " (for plain FP32 on this GPU, call cuBLAS directly)");
   }
 }
 
@@ -148,10 +148,7 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
 
 // EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every
 // size and shape (the GPU tests use it to exercise the kernels on small problems).
-bool small_gemm_fallback_enabled() {
-  const char* v = std::getenv("EGEMM_SMALL_GEMM_FALLBACK");
-  return v == nullptr || std::strcmp(v, "0") != 0;
-}
+bool small_gemm_fallback_enabled() { return switches().small_gemm_fallback(); }
 
 }  // namespace
 
@@ -164,6 +161,7 @@ bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
 }
 
 void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream) {
+  const CallSwitches call_switches;  // both passes of the launch sequence see the same EGEMM_* values
   require_tensor_cores(policy);
   switch (policy) {
     case PolicyId::emulated_fp32:

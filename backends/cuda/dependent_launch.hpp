@@ -49,19 +49,37 @@ inline int dependent_launch_attribute(cudaLaunchAttribute& attribute) {
   return dependent_launch_supported() ? 1 : 0;
 }
 
-// kernel<<<grid, block, smem, stream>>>(args...) as a dependent launch.
+namespace detail {
 template <class... Params, class... Args>
-void launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
-                      Args&&... args) {
+void launch_kernel(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                   cudaStream_t stream, Args&&... args) {
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = smem;
   config.stream = stream;
-  cudaLaunchAttribute attribute;
-  config.numAttrs = static_cast<unsigned>(dependent_launch_attribute(attribute));
+  cudaLaunchAttribute attribute{};
+  config.numAttrs = dependent ? static_cast<unsigned>(dependent_launch_attribute(attribute)) : 0u;
   config.attrs = &attribute;
   EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+}
+}  // namespace detail
+
+// kernel<<<grid, block, smem, stream>>>(args...) as a dependent launch.
+template <class... Params, class... Args>
+void launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                      Args&&... args) {
+  detail::launch_kernel(true, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
+}
+
+// kernel<<<grid, block, smem, stream>>>(args...), checked by the launch's own
+// status. Every launch is checked so: cudaGetLastError after <<<>>> would
+// also report, as this launch's failure, an error the caller's earlier runtime
+// calls left unread, after the call's first kernels were enqueued.
+template <class... Params, class... Args>
+void launch_plain(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                  Args&&... args) {
+  detail::launch_kernel(false, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
 }
 
 }  // namespace egemm::cuda

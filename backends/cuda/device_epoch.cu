@@ -83,11 +83,12 @@ unsigned observe_device_context() {
 unsigned device_epoch(int device) {
   DeviceContexts& c = contexts();
   checked_device(device);
-  // Never observed: look without binding (a query such as
-  // egemm::emulated_fp32_uses_tensor_cores must not create a context).
+  // Never observed: look without binding (looking creates no context).
   if (c.context_id[device].load(std::memory_order_acquire) == 0) return observe(device, false);
   return c.epoch[device].load(std::memory_order_acquire);
 }
+
+unsigned current_epoch(int device) { return observe(checked_device(device), false); }
 
 unsigned long long device_context_id(int device) {
   return contexts().context_id[checked_device(device)].load(std::memory_order_acquire);

@@ -25,6 +25,11 @@ unsigned observe_device_context();
 // epoch at every switch.
 unsigned device_epoch(int device);
 
+// The epoch of `device` (the current device) after looking at the context
+// current on this thread, without binding one: for a check that runs before
+// the call's observe_device_context (the stream check's cache).
+unsigned current_epoch(int device);
+
 // The id of `device`'s context as last observed (0: none yet).
 unsigned long long device_context_id(int device);
 

@@ -1,16 +1,16 @@
 // Instantiates and launches the fused gemm kernel: FP16 pieces for the
 // EmulatedFP32 (scaled), RoundSplit4, TruncateSplit4 and Half policies, TF32
 // pieces for the full-range path.
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/dependent_launch.hpp"
 #include "backends/cuda/device_facts.hpp"
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/fused_gemm_kernel.cuh"
 #include "backends/cuda/per_device.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma.hpp"
+#include "backends/cuda/switches.hpp"
 #include "backends/cuda/tile_config.hpp"
 #include "backends/cuda/wgmma/fused_gemm_sm90.hpp"
 #include "egemm/errors.hpp"
@@ -32,8 +32,7 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
   static_assert(split_depth_multiple * sizeof(typename Format::storage) % Tile::row_bytes == 0, "k padding fits");
   const FusedGemmParams p = fused_gemm_params(a, b, g, path_word, path, Tile::bm, Tile::bn);
   const dim3 grid(static_cast<unsigned>(static_cast<index_t>(p.tiles_m) * p.tiles_n));
-  kernel<<<grid, Tile::threads, smem_bytes, stream>>>(p);
-  EGEMM_CUDA_CHECK_LAUNCH();
+  launch_plain(kernel, grid, dim3(Tile::threads), smem_bytes, stream, p);
 }
 
 // Blocks of `kernel` one SM holds at once (queried once per device and kernel).
@@ -50,10 +49,7 @@ int resident_blocks_per_sm() {
 
 // EGEMM_SM90_KERNEL=cp_async: EmulatedFP32 on the cp.async warpgroup kernel
 // (backends/cuda/wgmma/) instead of the TMA one, for A/B timing.
-bool cp_async_warpgroup_kernel_requested() {
-  const char* v = std::getenv("EGEMM_SM90_KERNEL");
-  return v != nullptr && std::strcmp(v, "cp_async") == 0;
-}
+bool cp_async_warpgroup_kernel_requested() { return switches().sm90_kernel() == Sm90Kernel::cp_async; }
 
 FusedKernel fused_kernel_for(PolicyId policy, EmulationPath path) {
   if (!tma_kernel_runs(policy)) return FusedKernel::mma_sync_sm80;

@@ -80,7 +80,7 @@ void require_stream_of_current_device(cudaStream_t stream, const char* where) {
   thread_local int checked_device = -1;
   thread_local unsigned checked_epoch = 0;  // a reset device's new streams may reuse an old handle
   const int here = current_device();
-  const unsigned epoch = device_epoch(here);
+  const unsigned epoch = current_epoch(here);  // before the call observes its context: a reset is seen here too
   if (stream == checked_stream && here == checked_device && epoch == checked_epoch) return;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/dependent_launch.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
 
 namespace egemm::cuda {
@@ -21,8 +22,7 @@ __global__ void scale_c_kernel(float* c, index_t m, index_t n, index_t ldc, floa
 void scale_c(const GemmArgs& g, cudaStream_t stream) {
   const index_t total = g.m * g.n;
   const unsigned blocks = static_cast<unsigned>(std::min<index_t>((total + 255) / 256, 65535));
-  scale_c_kernel<<<blocks, 256, 0, stream>>>(g.c, g.m, g.n, g.ldc, g.beta);
-  EGEMM_CUDA_CHECK_LAUNCH();
+  launch_plain(scale_c_kernel, dim3(blocks), dim3(256), 0, stream, g.c, g.m, g.n, g.ldc, g.beta);
 }
 
 }  // namespace egemm::cuda

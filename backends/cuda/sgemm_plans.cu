@@ -3,8 +3,6 @@
 #include <cublasLt.h>
 
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <unordered_map>
@@ -12,6 +10,7 @@
 
 #include "backends/cuda/cublas_native.hpp"
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/switches.hpp"
 #include "backends/cuda/thread_handles.hpp"
 
 namespace egemm::cuda {
@@ -132,10 +131,7 @@ ThreadPlans& thread_plans() {
   return plans;
 }
 
-bool plans_enabled() {
-  const char* v = std::getenv("EGEMM_SGEMM_PLANS");
-  return v == nullptr || std::strcmp(v, "0") != 0;
-}
+bool plans_enabled() { return switches().sgemm_plans(); }
 
 }  // namespace
 

@@ -5,6 +5,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/memory_kind.cu
   ${_cuda_dir}/workspace.cu
   ${_cuda_dir}/scale_c.cu
+  ${_cuda_dir}/switches.cu
   ${_cuda_dir}/dependent_launch.cu
   ${_cuda_dir}/loaded_code.cu
   ${_cuda_dir}/device_facts.cu

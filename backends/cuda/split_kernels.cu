@@ -341,9 +341,8 @@ void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_s
   const dim3 grid = panel_grid(both, 2);
   if (grid.x == 0 || grid.y == 0) return;
   // The first kernel after the statistics' memset: a plain launch.
-  split_kernel<SplitRule::round_scaled_lo, PanelSplit::guessed_scaling>
-      <<<grid, split_threads, 0, stream>>>(both, any_nonfinite, path_word);
-  EGEMM_CUDA_CHECK_LAUNCH();
+  launch_plain(split_kernel<SplitRule::round_scaled_lo, PanelSplit::guessed_scaling>, grid, dim3(split_threads), 0,
+               stream, both, any_nonfinite, path_word);
   if (a.rows + b.rows > 0) {
     const index_t blocks = (a.rows + b.rows + path_choice_threads - 1) / path_choice_threads;
     launch_dependent(path_choice_kernel, dim3(static_cast<unsigned>(blocks)), path_choice_threads, 0, stream, a, b,

@@ -6,6 +6,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <optional>
 #include <unordered_map>
 
 #include "backends/cuda/cuda_check.hpp"
@@ -24,6 +25,14 @@ class ThreadHandles {
     // At thread exit; nothing to report to. A handle whose context a
     // cudaDeviceReset destroyed went with it (destroying it then can crash),
     // also when no call has noticed the reset, as at the end of a program.
+    // Destroying a cuBLAS handle synchronises the device, which another
+    // thread's capture in the global mode would refuse (and be invalidated
+    // by): under the relaxed mode, as the handles were made.
+    std::optional<RelaxedCaptureScope> relaxed;
+    try {
+      if (!handles_.empty()) relaxed.emplace();
+    } catch (...) {  // no runtime left to ask: destroy under the thread's own mode
+    }
     for (auto& [device, entry] : handles_) {
       bool alive = false;
       try {

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -174,6 +175,56 @@ TEST(CudaStreamSemantics, ThreadsCallingAtOnceOnStreamsOfTheirOwn) {
       }
     });
   for (std::thread& w : workers) w.join();
+}
+
+// A thread whose calls made cuBLAS and cuBLASLt handles ends while another
+// thread captures in the global mode: destroying a cuBLAS handle synchronises
+// the device, which that capture refuses a thread in the global mode. The
+// capture must come out whole, and its graph replay correctly.
+TEST(CudaStreamSemantics, AThreadEndingDuringAnotherThreadsCaptureLeavesItWhole) {
+  EGEMM_REQUIRE_GPU();
+  for (const char* plans : {"0", "1"}) {  // cublasSgemm's handle, then cuBLASLt's
+    SCOPED_TRACE(std::string("EGEMM_SGEMM_PLANS=") + plans);
+    const test::ScopedEnv which("EGEMM_SGEMM_PLANS", plans);
+    std::promise<void> ready, go;
+    std::thread worker([&] {
+      try {
+        const test::OwnedStream stream;
+        test::check_device_gemm(NativeFP32{}, kBetaZero, stream.get());
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "worker: " << e.what();
+      }
+      ready.set_value();
+      go.get_future().wait();
+    });  // the worker's handles are destroyed as it ends, inside the capture below
+    ready.get_future().wait();
+
+    const test::OwnedStream stream;
+    const GemmArgs shape = shape_of(kBetaZero);
+    DeviceOperands d(shape);
+    test::cuda_ok(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal), "cudaStreamBeginCapture");
+    try {
+      d.gemm(NativeFP32{}, shape, stream.get());
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "egemm::gemm could not be captured: " << e.what();
+    }
+    go.set_value();
+    worker.join();
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(stream.get(), &graph);
+    (void)cudaGetLastError();
+    ASSERT_EQ(ended, cudaSuccess) << "the capture broke when the worker ended: " << cudaGetErrorString(ended);
+    cudaGraphExec_t exec = nullptr;
+    test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+    test::check_gemm(PolicyId::native_fp32, kBetaZero, [&](const GemmArgs& g) {
+      d.upload(g);
+      test::cuda_ok(cudaGraphLaunch(exec, stream.get()), "cudaGraphLaunch");
+      test::cuda_ok(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize");
+      d.download_c(g);
+    });
+    test::cuda_ok(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
+    test::cuda_ok(cudaGraphDestroy(graph), "cudaGraphDestroy");
+  }
 }
 
 // The same through the small-problem fallback (cuBLAS SGEMM behind the checks).

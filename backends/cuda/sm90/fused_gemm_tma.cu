@@ -1,8 +1,6 @@
 // Chooses and launches the sm_90a wgmma kernel: the run-time check that the
 // device and the binary have it, EmulatedFP32's tile from the analytic model,
 // the 128 x 128 default for the other FP16 policies and for clusters.
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -13,6 +11,7 @@
 #include "backends/cuda/sm90/fused_gemm_tma.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/launch_tma_tile.cuh"
+#include "backends/cuda/switches.hpp"
 #include "egemm/errors.hpp"
 
 namespace egemm::cuda {
@@ -49,15 +48,9 @@ bool device_runs_sm90a() {
 // on the H100 1.03x (RoundSplit4), 1.09x (FullRangeTF32x3) and 1.33x (Half)
 // the single block at 8192^3 (perf_tests/results/2026-11-23-h100-tile-model.md,
 // run 6). EGEMM_SM90_CLUSTER=1 runs single blocks, for A/B timing.
-int cluster_size() {
-  const char* v = std::getenv("EGEMM_SM90_CLUSTER");
-  return v != nullptr && std::strcmp(v, "1") == 0 ? 1 : 2;
-}
+int cluster_size() { return switches().sm90_cluster(); }
 
-bool forced_off() {
-  const char* v = std::getenv("EGEMM_SM90_KERNEL");
-  return v != nullptr && std::strcmp(v, "0") == 0;
-}
+bool forced_off() { return switches().sm90_kernel() == Sm90Kernel::mma_sync; }
 
 // Candidate `index` of emulated_fp32_tiles, by a fold over the compile-time indices.
 template <int... I>

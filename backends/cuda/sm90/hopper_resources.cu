@@ -1,11 +1,11 @@
 #include "backends/cuda/sm90/hopper_resources.hpp"
 
-#include <cstdlib>
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/per_device.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
+#include "backends/cuda/switches.hpp"
 #include "egemm/errors.hpp"
 
 namespace egemm::cuda::hopper {
@@ -82,23 +82,19 @@ model::HopperResources hopper_resources() {
   return per_device.get(query);
 }
 
-bool persistent_blocks() {
-  const char* v = std::getenv("EGEMM_SM90_PERSISTENT");
-  return v == nullptr || std::string(v) != "0";
-}
+bool persistent_blocks() { return switches().sm90_persistent(); }
 
 int emulated_fp32_tile(index_t m, index_t n, index_t k) {
   const model::HopperResources r = hopper_resources();
-  if (const char* forced = std::getenv("EGEMM_SM90_TILE"); forced != nullptr && *forced != '\0') {
+  if (const std::string forced = switches().sm90_tile(); !forced.empty()) {
     for (int i = 0; i < emulated_fp32_tile_count; ++i) {
-      if (std::string(forced) != emulated_fp32_tiles[i].name) continue;
+      if (forced != emulated_fp32_tiles[i].name) continue;
       std::string why;
       if (!model::fits(r, emulated_fp32_tiles[i], emulated_fp32_shape, &why))
-        throw unsupported("EGEMM_SM90_TILE=" + std::string(forced) + " does not fit this GPU: " + why);
+        throw unsupported("EGEMM_SM90_TILE=" + forced + " does not fit this GPU: " + why);
       return i;
     }
-    throw invalid_argument("EGEMM_SM90_TILE=" + std::string(forced) + " is not a tile of the Hopper kernel (" +
-                           tile_names() + ")");
+    throw invalid_argument("EGEMM_SM90_TILE=" + forced + " is not a tile of the Hopper kernel (" + tile_names() + ")");
   }
   const int best = model::pick(r, emulated_fp32_tiles, emulated_fp32_shape, m, n, k);
   if (best < 0) throw unsupported("egemm::gemm (CUDA): no Hopper kernel tile fits this GPU");

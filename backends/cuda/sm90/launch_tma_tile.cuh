@@ -5,8 +5,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/dependent_launch.hpp"
@@ -15,6 +13,7 @@
 #include "backends/cuda/sm90/fused_gemm_tma_kernel.cuh"
 #include "backends/cuda/sm90/tensor_maps.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
+#include "backends/cuda/switches.hpp"
 #include "backends/cuda/tile_config.hpp"
 #include "backends/cuda/workspace.hpp"
 
@@ -82,8 +81,7 @@ constexpr model::EmulationShape emulation_shape() {
 // EGEMM_SM90_STREAM_K=0 (never) / =1 (whenever there is a partial round), for A/B timing and the tests.
 template <class Policy, class Tile>
 bool split_tail(const GemmArgs& g) {
-  if (const char* v = std::getenv("EGEMM_SM90_STREAM_K"); v != nullptr && *v != '\0')
-    return std::strcmp(v, "0") != 0;
+  if (const StreamK forced = switches().sm90_stream_k(); forced != StreamK::model) return forced == StreamK::always;
   return model::predict(hopper_resources(), Tile::shape, emulation_shape<Policy, Tile>(), g.m, g.n, g.k,
                         model::Tail::split_when_faster)
       .splits_tail;
@@ -91,24 +89,20 @@ bool split_tail(const GemmArgs& g) {
 
 // The staged epilogue (C through shared memory and TMA stores) unless
 // EGEMM_SM90_C_STORE=registers, for A/B timing and the tests.
-inline bool c_through_tma_requested() {
-  const char* v = std::getenv("EGEMM_SM90_C_STORE");
-  return v == nullptr || std::strcmp(v, "registers") != 0;
-}
+inline bool c_through_tma_requested() { return switches().sm90_c_through_tma(); }
 
 template <class Policy, class Tile>
 void launch_tma_tile(const TmaLaunch& l) {
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple % Tile::bk == 0, "k padding fits the k-tile");
   FusedGemmParams p = fused_gemm_params(l.a, l.b, l.g, l.path_word, l.path, Tile::bm, Tile::bn);
-  if (const char* group = std::getenv("EGEMM_SM90_GROUP")) p.raster_group = std::max(1, std::atoi(group));  // A/B timing
+  if (const int group = switches().sm90_group(); group > 0) p.raster_group = group;  // A/B timing
 
   // Persistent: slots (clusters of Tile::cluster blocks) take tiles (pairs of m-tiles) in turn.
   const int work = (p.tiles_m + Tile::cluster - 1) / Tile::cluster * p.tiles_n;
   int slots = std::min(work, persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work);
   // EGEMM_SM90_SLOTS=n: at most n slots, the other SMs left free (for experiments beside other work).
-  if (const char* cap = std::getenv("EGEMM_SM90_SLOTS"); cap != nullptr && *cap != '\0')
-    slots = std::clamp(std::atoi(cap), 1, slots);
+  if (const int cap = switches().sm90_slots(); cap > 0) slots = std::min(cap, slots);
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
   StreamKArgs sk{split_tail<Policy, Tile>(l.g) ? model::StreamKTail::split_rest(work, slots, k_tiles)
                                                : model::StreamKTail::whole_tiles(work, slots, k_tiles),

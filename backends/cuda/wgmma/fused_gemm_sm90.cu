@@ -1,11 +1,11 @@
 #include "backends/cuda/wgmma/fused_gemm_sm90.hpp"
 
-#include <cstdlib>
-#include <cstring>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/dependent_launch.hpp"
 #include "backends/cuda/loaded_code.hpp"
 #include "backends/cuda/per_device.hpp"
+#include "backends/cuda/switches.hpp"
 #include "backends/cuda/tile_config.hpp"
 #include "backends/cuda/wgmma/fused_gemm_sm90.cuh"
 
@@ -19,10 +19,7 @@ static_assert(split_row_multiple % WarpgroupTile::bm == 0 && split_row_multiple 
               "padded rows fill whole tiles");
 static_assert(split_depth_multiple * 2 % WarpgroupTile::row_bytes == 0, "padded k fills whole k-tiles");
 
-bool switched_off() {
-  const char* v = std::getenv("EGEMM_SM90_KERNEL");
-  return v != nullptr && std::strcmp(v, "0") == 0;
-}
+bool switched_off() { return switches().sm90_kernel() == Sm90Kernel::mma_sync; }
 
 int blocks_per_sm(int) { return cuda::resident_blocks_per_sm(kernel, WarpgroupTile::threads, smem_bytes); }
 
@@ -44,9 +41,8 @@ void launch_emulated_fp32(const SplitOperand& a, const SplitOperand& b, const Ge
   allow_dynamic_smem(opted_in, kernel, smem_bytes);
   const FusedGemmParams p =
       fused_gemm_params(a, b, g, path_word, EmulationPath::fp16_scaled, WarpgroupTile::bm, WarpgroupTile::bn);
-  kernel<<<static_cast<unsigned>(static_cast<index_t>(p.tiles_m) * p.tiles_n), WarpgroupTile::threads, smem_bytes,
-           stream>>>(p);
-  EGEMM_CUDA_CHECK_LAUNCH();
+  launch_plain(kernel, dim3(static_cast<unsigned>(static_cast<index_t>(p.tiles_m) * p.tiles_n)),
+               dim3(WarpgroupTile::threads), smem_bytes, stream, p);
 }
 
 }  // namespace egemm::cuda::sm90

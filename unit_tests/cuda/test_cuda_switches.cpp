@@ -1,0 +1,80 @@
+// The EGEMM_* switches a call reads (backends/cuda/switches.hpp): within one
+// call each keeps the value it was first read with, whatever happens to the
+// environment meanwhile (the call's two passes over its launch sequence must
+// agree); outside a call each read is fresh. Plain host code: runs without a
+// GPU (CI too).
+#include <gtest/gtest.h>
+
+#include "backends/cuda/switches.hpp"
+#include "device_support.hpp"
+
+namespace egemm {
+namespace {
+
+using cuda::CallSwitches;
+using cuda::Sm90Kernel;
+using cuda::StreamK;
+using cuda::switches;
+
+TEST(CudaSwitches, ACallKeepsEachValueItRead) {
+  const test::ScopedEnv forced("EGEMM_SM90_STREAM_K", "1");
+  {
+    const CallSwitches call;
+    EXPECT_EQ(switches().sm90_stream_k(), StreamK::always);
+    const test::ScopedEnv changed("EGEMM_SM90_STREAM_K", "0");  // as another thread's setenv, mid-call
+    EXPECT_EQ(switches().sm90_stream_k(), StreamK::always);
+    {
+      const CallSwitches nested;  // a call inside the call keeps the outer one's values
+      EXPECT_EQ(switches().sm90_stream_k(), StreamK::always);
+    }
+    EXPECT_EQ(switches().sm90_stream_k(), StreamK::always);
+    // A switch first read after the change is read as it is then.
+    const test::ScopedEnv slots("EGEMM_SM90_SLOTS", "12");
+    EXPECT_EQ(switches().sm90_slots(), 12);
+  }
+  EXPECT_EQ(switches().sm90_stream_k(), StreamK::always);
+  const test::ScopedEnv off("EGEMM_SM90_STREAM_K", "0");
+  EXPECT_EQ(switches().sm90_stream_k(), StreamK::never) << "outside a call each read is fresh";
+}
+
+TEST(CudaSwitches, ValuesReadAsTheReadmeSays) {
+  {
+    const test::ScopedEnv v("EGEMM_SM90_KERNEL", "0");
+    EXPECT_EQ(switches().sm90_kernel(), Sm90Kernel::mma_sync);
+  }
+  {
+    const test::ScopedEnv v("EGEMM_SM90_KERNEL", "cp_async");
+    EXPECT_EQ(switches().sm90_kernel(), Sm90Kernel::cp_async);
+  }
+  {
+    const test::ScopedEnv v("EGEMM_SM90_GROUP", "99999999999");
+    EXPECT_EQ(switches().sm90_group(), 65535) << "a group that would overflow the raster is bounded";
+  }
+  {
+    const test::ScopedEnv v("EGEMM_SM90_GROUP", "");
+    EXPECT_EQ(switches().sm90_group(), 0) << "empty is unset";
+  }
+  {
+    const test::ScopedEnv v("EGEMM_SM90_SLOTS", "-3");
+    EXPECT_EQ(switches().sm90_slots(), 1);
+  }
+  {
+    const test::ScopedEnv v("EGEMM_SM90_TILE", "128x128x3");
+    EXPECT_EQ(switches().sm90_tile(), "128x128x3");
+  }
+  {
+    const test::ScopedEnv v("EGEMM_SM90_C_STORE", "registers");
+    EXPECT_FALSE(switches().sm90_c_through_tma());
+  }
+  {
+    const test::ScopedEnv a("EGEMM_SMALL_GEMM_FALLBACK", "0"), b("EGEMM_SGEMM_PLANS", "0"),
+        c("EGEMM_SM90_PERSISTENT", "0"), d("EGEMM_SM90_CLUSTER", "1");
+    EXPECT_FALSE(switches().small_gemm_fallback());
+    EXPECT_FALSE(switches().sgemm_plans());
+    EXPECT_FALSE(switches().sm90_persistent());
+    EXPECT_EQ(switches().sm90_cluster(), 1);
+  }
+}
+
+}  // namespace
+}  // namespace egemm
