@@ -18,7 +18,7 @@ bool fits_int(const GemmArgs& g) {
 }  // namespace
 
 cublasHandle_t cublas_handle() {
-  thread_local ThreadHandles<cublasHandle_t, cublasDestroy> handles;
+  thread_local ThreadHandles<cublasHandle_t> handles;
   int device = 0;
   EGEMM_CUDA_CHECK(cudaGetDevice(&device));
   return handles.get(device, [] {

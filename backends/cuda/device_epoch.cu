@@ -90,26 +90,4 @@ unsigned device_epoch(int device) {
 
 unsigned current_epoch(int device) { return observe(checked_device(device), false); }
 
-unsigned long long device_context_id(int device) {
-  return contexts().context_id[checked_device(device)].load(std::memory_order_acquire);
-}
-
-bool context_may_be_alive(int device, unsigned long long id) noexcept {
-  try {
-    static const auto device_get = driver_entry<PFN_cuDeviceGet_v2000>("cuDeviceGet");
-    static const auto primary_state = driver_entry<PFN_cuDevicePrimaryCtxGetState_v7000>("cuDevicePrimaryCtxGetState");
-    static const auto context_device = driver_entry<PFN_cuCtxGetDevice_v2000>("cuCtxGetDevice");
-    CUdevice dev = 0;
-    unsigned flags = 0;
-    int active = 0;
-    if (device_get(&dev, device) != CUDA_SUCCESS || primary_state(dev, &flags, &active) != CUDA_SUCCESS || !active)
-      return false;
-    CUdevice current = -1;
-    if (id != 0 && context_device(&current) == CUDA_SUCCESS && current == dev) return current_context_id() == id;
-    return true;  // the device's primary context lives; whether it is the one `id` names, this thread cannot tell
-  } catch (...) {
-    return false;  // no driver entry points: nothing to destroy safely
-  }
-}
-
 }  // namespace egemm::cuda

@@ -30,14 +30,4 @@ unsigned device_epoch(int device);
 // the call's observe_device_context (the stream check's cache).
 unsigned current_epoch(int device);
 
-// The id of `device`'s context as last observed (0: none yet).
-unsigned long long device_context_id(int device);
-
-// Whether the context with `id` on `device` may still live, asked without
-// making or binding one (at thread exit, before destroying a handle made in
-// it): not when the device's primary context is inactive (a cudaDeviceReset
-// nothing has followed) or when this thread's current context on the device is
-// another one; otherwise it may (id 0: unknown, alive while the primary is).
-bool context_may_be_alive(int device, unsigned long long id) noexcept;
-
 }  // namespace egemm::cuda

@@ -115,7 +115,7 @@ class Plan {
 // Per thread, like the cuBLAS handles: a handle per device, the plans of every
 // device (declared after the handles, so destroyed before them).
 struct ThreadPlans {
-  ThreadHandles<cublasLtHandle_t, cublasLtDestroy> handles;
+  ThreadHandles<cublasLtHandle_t> handles;
   std::unordered_map<PlanKey, std::unique_ptr<Plan>, PlanKeyHash> plans;
   cublasLtHandle_t handle(int device) {
     return handles.get(device, [] {

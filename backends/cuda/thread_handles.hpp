@@ -1,52 +1,82 @@
-// A library handle per (thread, device), created on first use and destroyed
-// at thread exit: a cuBLAS or cuBLASLt handle is bound to the device current
-// at its creation, and sharing one between threads would race on its stream.
+// A library handle per (thread, device): a cuBLAS or cuBLASLt handle is bound
+// to the device current at its creation, and sharing one between threads at
+// once would race on its stream. A handle is made on a thread's first need;
+// when the thread ends its handles go to a process-wide list of idle ones,
+// which the next thread to need one takes from, and are never destroyed:
+// destroying a cuBLAS handle synchronises the device, and that breaks another
+// thread's stream capture in the global mode, whatever the capture mode of
+// the destroying thread (measured: cudaErrorStreamCaptureInvalidated,
+// perf_tests/results/2026-11-25-h100-review-session14.md). A pool of worker
+// threads thus reuses its predecessors' handles rather than making more.
 #pragma once
 
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-
-#include <optional>
+#include <mutex>
 #include <unordered_map>
+#include <vector>
 
-#include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/device_epoch.hpp"
 #include "backends/cuda/relaxed_capture.hpp"
 
 namespace egemm::cuda {
 
-template <class Handle, cublasStatus_t (*Destroy)(Handle)>
+template <class Handle>
+struct EpochHandle {
+  unsigned epoch;  // made in this life of the device's context (device_epoch.hpp)
+  Handle handle;
+};
+
+// Handles no thread holds, per device. Never destroyed (threads may end
+// after static destruction); a handle of an older epoch died with its
+// context and is dropped, not destroyed.
+template <class Handle>
+class IdleHandles {
+ public:
+  static IdleHandles& instance() {
+    static auto* idle = new IdleHandles;
+    return *idle;
+  }
+
+  void give(int device, EpochHandle<Handle> h) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    idle_[device].push_back(h);
+  }
+
+  // An idle handle of `device` made in `epoch`, or none (null).
+  Handle take(int device, unsigned epoch) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<EpochHandle<Handle>>& list = idle_[device];
+    while (!list.empty()) {
+      const EpochHandle<Handle> h = list.back();
+      list.pop_back();
+      if (h.epoch == epoch) return h.handle;
+    }
+    return nullptr;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<int, std::vector<EpochHandle<Handle>>> idle_;
+};
+
+template <class Handle>
 class ThreadHandles {
  public:
   ThreadHandles() = default;
   ThreadHandles(const ThreadHandles&) = delete;
   ThreadHandles& operator=(const ThreadHandles&) = delete;
-  ~ThreadHandles() {
-    // At thread exit; nothing to report to. A handle whose context a
-    // cudaDeviceReset destroyed went with it (destroying it then can crash),
-    // also when no call has noticed the reset, as at the end of a program.
-    // Destroying a cuBLAS handle synchronises the device, which another
-    // thread's capture in the global mode would refuse (and be invalidated
-    // by): under the relaxed mode, as the handles were made.
-    std::optional<RelaxedCaptureScope> relaxed;
-    try {
-      if (!handles_.empty()) relaxed.emplace();
-    } catch (...) {  // no runtime left to ask: destroy under the thread's own mode
-    }
-    for (auto& [device, entry] : handles_) {
-      bool alive = false;
+  ~ThreadHandles() {  // at thread exit: no runtime call here (see the file comment)
+    for (const auto& [device, h] : handles_) {
       try {
-        alive = entry.epoch == device_epoch(device) && context_may_be_alive(device, entry.context_id);
-      } catch (...) {  // a destructor: when in doubt, leave the handle
+        if (h.epoch == device_epoch(device)) IdleHandles<Handle>::instance().give(device, h);
+      } catch (...) {  // a destructor: the handle stays where it is
       }
-      if (alive) (void)Destroy(entry.handle);
     }
   }
 
-  // The handle for `device` (the current device), made by create() (returning
-  // the new handle) the first time in the device's context, under the relaxed
-  // capture mode: creating one may allocate, which a stream capture in
-  // progress on this thread would refuse.
+  // The handle for `device` (the current device): this thread's, an idle
+  // one of the same context, or one made by create() (returning the new
+  // handle) under the relaxed capture mode (making one may allocate, which a
+  // stream capture in progress on this thread would refuse).
   template <class Create>
   Handle get(int device, Create&& create) {
     const unsigned epoch = device_epoch(device);
@@ -55,17 +85,16 @@ class ThreadHandles {
       if (found->second.epoch == epoch) return found->second.handle;
       handles_.erase(found);  // made in a context since destroyed: dropped, not destroyed
     }
-    const RelaxedCaptureScope relaxed;
-    return handles_.emplace(device, Entry{epoch, device_context_id(device), create()}).first->second.handle;
+    Handle h = IdleHandles<Handle>::instance().take(device, epoch);
+    if (h == nullptr) {
+      const RelaxedCaptureScope relaxed;
+      h = create();
+    }
+    return handles_.emplace(device, EpochHandle<Handle>{epoch, h}).first->second.handle;
   }
 
  private:
-  struct Entry {
-    unsigned epoch;
-    unsigned long long context_id;
-    Handle handle;
-  };
-  std::unordered_map<int, Entry> handles_;
+  std::unordered_map<int, EpochHandle<Handle>> handles_;
 };
 
 }  // namespace egemm::cuda
