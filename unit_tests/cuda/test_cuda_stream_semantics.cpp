@@ -86,6 +86,26 @@ void returns_while_the_stream_is_held(const test::GemmCase& gc) {
   });
 }
 
+// Replays a captured graph of one call on `d`'s operands, fresh ones each
+// time (the graph reads them as they are then), checking each product; then
+// destroys the graph.
+void check_replays(PolicyId policy, const test::GemmCase& gc, cudaGraph_t graph, DeviceOperands& d,
+                   cudaStream_t stream) {
+  cudaGraphExec_t exec = nullptr;
+  test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+  for (int replay = 0; replay < 2; ++replay) {
+    SCOPED_TRACE("replay " + std::to_string(replay));
+    test::check_gemm(policy, gc, [&](const GemmArgs& g) {
+      d.upload(g);
+      test::cuda_ok(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+      test::cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+      d.download_c(g);
+    });
+  }
+  test::cuda_ok(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
+  test::cuda_ok(cudaGraphDestroy(graph), "cudaGraphDestroy");
+}
+
 template <class Policy>
 void capture_and_replay(const test::GemmCase& gc) {
   test::OwnedStream stream;
@@ -102,19 +122,7 @@ void capture_and_replay(const test::GemmCase& gc) {
     FAIL() << "egemm::gemm could not be captured: " << e.what();
   }
   test::cuda_ok(cudaStreamEndCapture(stream.get(), &graph), "cudaStreamEndCapture");
-  cudaGraphExec_t exec = nullptr;
-  test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-  for (int replay = 0; replay < 2; ++replay) {  // fresh operands each time: the graph reads them as they are then
-    SCOPED_TRACE("replay " + std::to_string(replay));
-    test::check_gemm(policy_traits<Policy>::id, gc, [&](const GemmArgs& g) {
-      d.upload(g);
-      test::cuda_ok(cudaGraphLaunch(exec, stream.get()), "cudaGraphLaunch");
-      test::cuda_ok(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize");
-      d.download_c(g);
-    });
-  }
-  test::cuda_ok(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
-  test::cuda_ok(cudaGraphDestroy(graph), "cudaGraphDestroy");
+  check_replays(policy_traits<Policy>::id, gc, graph, d, stream.get());
 }
 
 // On a thread of its own: the call then creates its per-thread state (the
@@ -214,16 +222,7 @@ TEST(CudaStreamSemantics, AThreadEndingDuringAnotherThreadsCaptureLeavesItWhole)
     const cudaError_t ended = cudaStreamEndCapture(stream.get(), &graph);
     (void)cudaGetLastError();
     ASSERT_EQ(ended, cudaSuccess) << "the capture broke when the worker ended: " << cudaGetErrorString(ended);
-    cudaGraphExec_t exec = nullptr;
-    test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-    test::check_gemm(PolicyId::native_fp32, kBetaZero, [&](const GemmArgs& g) {
-      d.upload(g);
-      test::cuda_ok(cudaGraphLaunch(exec, stream.get()), "cudaGraphLaunch");
-      test::cuda_ok(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize");
-      d.download_c(g);
-    });
-    test::cuda_ok(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
-    test::cuda_ok(cudaGraphDestroy(graph), "cudaGraphDestroy");
+    check_replays(PolicyId::native_fp32, kBetaZero, graph, d, stream.get());
   }
 }
 
