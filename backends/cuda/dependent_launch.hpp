@@ -6,9 +6,11 @@
 // H100, model::HopperResources::launch_gap_s) shrinks; the order of effects
 // is unchanged.
 //
-// Every kernel of the chain waits unconditionally, first thing, even one
-// that then exits at once: a kernel that completed without waiting would let
-// its successor run before its predecessor finished.
+// Every kernel launched by launch_dependent waits unconditionally, first
+// thing, even one that then exits at once: a kernel that completed without
+// waiting would let its successor run before its predecessor finished. The
+// kernels that never wait (the mma.sync and cp.async gemms, scale_c) are
+// launched by launch_plain.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,9 +1,10 @@
 // EmulatedFP32's per-call path choice (egemm/path_selection.hpp) made on the
-// device: the stats pass records each row's range, a small kernel folds every
-// row's verdict into one word (and lists the wide rows), a one-block kernel
-// settles it (too many wide rows: not the FP16 path; else the listed rows are
-// flagged for float64), and each later kernel reads that word and runs only
-// if its path was chosen. No host read, so the call stays asynchronous.
+// device: the split gathers each row's range as it splits, path_choice_kernel
+// folds every row's verdict into one word (and lists the wide rows), its last
+// block settling it (too many wide rows: not the FP16 path; else the listed
+// rows are flagged for float64), and each later kernel reads that word and
+// runs only if its path was chosen (split_operand.hpp has the sequence). No
+// host read, so the call stays asynchronous.
 #pragma once
 
 #include <cuda_runtime.h>

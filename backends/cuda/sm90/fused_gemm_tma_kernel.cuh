@@ -12,7 +12,8 @@
 //                         slot, partial sums to global memory, added by
 //                         stream_k_fixup_kernel (egemm/model/stream_k_tail.hpp)
 // The same policy traits as the mma.sync kernel (fused_gemm_kernel.cuh) decide
-// pieces, terms, accumulators and the fold; FP16 pieces only.
+// pieces, terms, accumulators and the fold; FP16 or TF32 pieces (the staged
+// C epilogue with FP16 pieces only).
 #pragma once
 
 #include <cuda.h>
