@@ -1,5 +1,7 @@
-// Exceptions thrown by EGEMM. Every check runs before C is written, so a
-// throwing call leaves C exactly as it was.
+// Exceptions thrown by EGEMM. Every argument check, and the one allocation of
+// a CUDA call's scratch, runs before C is written, so a call refused for its
+// arguments or for memory leaves C exactly as it was; a CUDA failure after
+// the call's kernels were enqueued (device_error) leaves C unspecified.
 #pragma once
 
 #include <stdexcept>

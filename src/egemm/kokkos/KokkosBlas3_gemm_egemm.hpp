@@ -6,9 +6,9 @@
 // Same arguments and meaning as Kokkos Kernels' gemm, plus the tag after the
 // space. Rank-2 float Views; any mix of LayoutLeft / LayoutRight (no copies:
 // row-major operands are used through the transpose identity) and
-// LayoutStride with a unit stride. On Kokkos::Cuda (CudaSpace or CudaUVMSpace
-// Views) the work is enqueued on space.cuda_stream() and nothing is fenced;
-// host spaces run the host fallback. NativeFP32 forwards to the stock gemm
+// LayoutStride with a unit stride. On Kokkos::Cuda (CudaSpace, CudaUVMSpace or
+// CudaHostPinnedSpace Views) the work is enqueued on space.cuda_stream() and
+// nothing is fenced; host spaces run the host fallback. NativeFP32 forwards to the stock gemm
 // after EGEMM's checks (cuBLAS SGEMM through EGEMM's backend where
 // EGEMM_KOKKOS_GEMM_TPL has made the stock gemm EGEMM). Works with Kokkos
 // Kernels 3.x and 4.x.

@@ -2,8 +2,10 @@
 // the part of the analytic model that picks the path per call.
 //
 // The emulation first streams every element of op(A) and op(B) through the
-// split: ~16 bytes of DRAM traffic each (row statistics read 4, split read 4,
-// FP16 hi + lo written 4, read back by the gemm at least once 4). Its kernel
+// split: ~16 bytes of DRAM traffic each (the split reads 4 and writes the
+// FP16 hi + lo, 4; the gemm reads those back at least once, 4; the 16 dates
+// from a separate statistics pass that read 4 more, and is kept as the
+// cautious side of the crossover: every figure below was measured with it). Its kernel
 // then runs s_inf times faster than SGEMM on deep products, less on shallow
 // ones: each tile also pays a fixed cost (pipeline fill, the epilogue's
 // combine and scaling) worth k0 steps of depth, so at depth k it runs
