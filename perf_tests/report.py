@@ -47,6 +47,7 @@ def load_rows(paths):
                 "max_abs_err": b.get("max_abs_err"),
                 "max_err_vs_sgemm": b.get("max_err_vs_sgemm"),
                 "nonfinite": b.get("nonfinite"),
+                "source": path,  # ratios only against the SGEMM of the same run (file)
             }
             rows[(row["inputs"], row["method"], row["shape"])] = row
     return list(rows.values())
@@ -89,7 +90,7 @@ def regime_cell(r, key, sgemm_row):
 
 
 def write_table(rows, path, title):
-    sgemm_rows = {(r["inputs"], r["shape"]): r for r in rows if r["method"] == "cublas_sgemm"}
+    sgemm_rows = {(r["source"], r["inputs"], r["shape"]): r for r in rows if r["method"] == "cublas_sgemm"}
     regimes = any(r.get("tflops_rested") is not None for r in rows)
     methods = sorted({r["method"] for r in rows})
     cases = sorted({(r["inputs"], r["shape"]) for r in rows}, key=lambda c: (c[0] != "uniform", shape_kind(c[1]) != "square", shape_kind(c[1]), c[1][1]))
@@ -114,7 +115,7 @@ def write_table(rows, path, title):
                 r = index.get((inputs, m, shape))
                 if r is None:
                     continue
-                base = sgemm_rows.get((inputs, shape))
+                base = sgemm_rows.get((r["source"], inputs, shape))
                 ratio = r["tflops"] / base["tflops"] if base else None
                 extra = ""
                 if regimes:

@@ -15,6 +15,12 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="$here/lib:${LD_LIBRARY_PATH:-}"
 summary="$out/summary.txt"
 : > "$summary"
+failed=0
+# A step's verdict into the summary; any failing step makes the script fail.
+verdict() {  # verdict RC WHAT [T0]
+  echo "$2: exit $1${3:+ in $((SECONDS - $3)) s}" | tee -a "$summary"
+  (( $1 == 0 )) || failed=1
+}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.mem --format=csv,noheader | tee -a "$summary"
 date -u +"date %Y-%m-%dT%H:%M:%SZ" | tee -a "$summary"
 
@@ -24,8 +30,8 @@ run_tests() {  # a GoogleTest binary: full log to OUT, the verdict to the summar
   local t0=$SECONDS
   "$here/bin/$bin" --gtest_color=no > "$out/$bin.log" 2>&1
   local rc=$?
-  { echo "$bin: exit $rc in $((SECONDS - t0)) s"
-    grep -E '^\[==========\]|^\[  PASSED  \]|^\[  FAILED  \]|^\[  SKIPPED \]' "$out/$bin.log" | head -30; } | tee -a "$summary"
+  verdict $rc "$bin" $t0
+  { grep -E '^\[==========\]|^\[  PASSED  \]|^\[  FAILED  \]|^\[  SKIPPED \]' "$out/$bin.log" | head -30; } | tee -a "$summary"
 }
 
 case $mode in
@@ -34,32 +40,34 @@ case $mode in
     run_tests egemm_cuda_reset_tests
     run_tests egemm_kokkos_tests
     { "$here/bin/egemm_demo" 1024 && "$here/bin/egemm_demo" 4096; } > "$out/demo.log" 2>&1
-    echo "demo: exit $?" | tee -a "$summary"
+    verdict $? demo
     "$here/bin/egemm_precision_profile" "${PROFILE_TRIALS:-400}" > "$out/precision_profile.md" 2>&1
-    echo "precision profile: exit $?" | tee -a "$summary"
+    verdict $? "precision profile"
     ;;
   bench)
+    rm -rf "$out/suite.json" "$out/suite_table.md" "$out/cases.csv" /tmp/egemm_report  # nothing of an earlier run passes for this one's
     t0=$SECONDS
     "$here/bin/egemm_bench_suite" --benchmark_filter="${SUITE_FILTER:-uniform/.*/(4096x4096x4096|8192x8192x8192)}" \
         --benchmark_out="$out/suite.json" --benchmark_out_format=json > "$out/suite.log" 2>&1
-    echo "suite: exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
+    verdict $? suite $t0
     "$here/bin/egemm_call_overhead" 1024 > "$out/call_overhead.md" 2>&1
-    echo "call overhead (1024^3): exit $?" | tee -a "$summary"
+    verdict $? "call overhead (1024^3)"
     python3 "$here/report.py" "$out/suite.json" --out /tmp/egemm_report --no-plots \
         --title "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$summary" 2>&1
-    cp /tmp/egemm_report/table.md "$out/suite_table.md" 2>/dev/null
+    verdict $? "suite report"
+    [[ -f /tmp/egemm_report/table.md ]] && cp /tmp/egemm_report/table.md "$out/suite_table.md"
     t0=$SECONDS
     # The sweeps of perf_tests/case_studies/README.md (EmulatedFP32 against NativeFP32).
     { "$here/bin/egemm_kmeans" --tag EmulatedFP32 --sweep --dims 128 --clusters 64 --iters 10 --csv "$out/cases.csv" &&
       "$here/bin/egemm_knn" --tag EmulatedFP32 --sweep --dims 128 --queries 4096 --k 16 --csv "$out/cases.csv"
     } > "$out/cases.log" 2>&1
-    echo "case studies: exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
+    verdict $? "case studies" $t0
     ;;
   tiles)
     t0=$SECONDS
     "$here/bin/egemm_sm90_tile_sweep" ${TILE_SHAPES:+--shapes "$TILE_SHAPES"} --csv "$out/tile_sweep.csv" \
         > "$out/tile_sweep.md" 2> "$out/tile_sweep.log"
-    echo "tile sweep: exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
+    verdict $? "tile sweep" $t0
     grep -E "^Model's pick|^The model's pick" "$out/tile_sweep.md" | tee -a "$summary"
     ;;
   timeline)
@@ -68,10 +76,11 @@ case $mode in
       EGEMM_DEPENDENT_LAUNCH=$([[ $launches == dependent ]] && echo 1 || echo 0) \
         "$here/bin/egemm_call_timeline" ${TIMELINE_SHAPES:+--shapes "$TIMELINE_SHAPES"} --csv "$out/timeline-$launches.csv" \
         > "$out/timeline-$launches.md" 2> "$out/timeline-$launches.log"
-      echo "call timeline ($launches launches): exit $? in $((SECONDS - t0)) s" | tee -a "$summary"
+      verdict $? "call timeline ($launches launches)" $t0
       grep -E "^###|^Medians" "$out/timeline-$launches.md" | tee -a "$summary"
       python3 "$here/plot_call_timeline.py" "$out/timeline-$launches.csv" --out "$out/timeline-$launches.png" \
         --title "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $launches launches" >> "$summary" 2>&1
     done
     ;;
 esac
+exit $failed

@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&c, count_c * 4), "cudaMalloc");
   fill<<<264, 256>>>(a, count_a, 1);
   fill<<<264, 256>>>(b, count_b, 2);
+  check(cudaDeviceSynchronize(), "fill");  // the calls run on a non-blocking stream: it would not wait
   cudaStream_t stream = nullptr;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   cublasHandle_t handle = nullptr;

@@ -35,6 +35,7 @@
 #include "activity_trace.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/policy.hpp"
+#include "support/median.hpp"
 #include "support/shape_list.hpp"
 #include "support/warm_up.hpp"
 
@@ -124,6 +125,7 @@ struct Problem {
     fill_uniform<<<1024, 256>>>(a, count_a, seed);
     fill_uniform<<<1024, 256>>>(b, count_b, seed * 3 + 1);
     check(cudaGetLastError(), "fill");
+    check(cudaDeviceSynchronize(), "fill");  // the calls run on a non-blocking stream: it would not wait
   }
   ~Problem() {
     cudaFree(a);
@@ -200,10 +202,7 @@ std::vector<CallTrace> trace_calls(const Method& method, const Problem& p, cudaS
   return assign(std::move(out), trace.stop());
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
+double median(std::vector<double> v) { return egemm::perf::median_of(std::move(v)); }
 
 // One call, kernel by kernel: start after the call, own duration, gap since the previous one ended.
 void print_kernels(const CallTrace& c) {

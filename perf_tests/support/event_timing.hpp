@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/median.hpp"
+
 namespace egemm::perf {
 
 inline void check(cudaError_t e, const char* what) {
@@ -46,11 +48,6 @@ class EventTimer {
   cudaStream_t stream_;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
-
-inline double median_of(std::vector<double> t) {
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 // Median seconds of `reps` calls of `f` on `stream` (CUDA events), after two warm-up calls.
 template <class F>
