@@ -6,6 +6,11 @@ namespace egemm::cases {
 
 Vector squared_norms(const Matrix& x) {
   Vector norms("norms", x.extent(0));
+  squared_norms(x, norms);
+  return norms;
+}
+
+void squared_norms(const Matrix& x, const Vector& norms) {
   const int d = static_cast<int>(x.extent(1));
   Kokkos::parallel_for(
       "squared_norms", Kokkos::RangePolicy<Space>(0, x.extent(0)), KOKKOS_LAMBDA(const int i) {
@@ -13,7 +18,6 @@ Vector squared_norms(const Matrix& x) {
         for (int j = 0; j < d; ++j) s += x(i, j) * x(i, j);
         norms(i) = s;
       });
-  return norms;
 }
 
 double squared_distances(PolicyId tag, const Matrix& x, const Vector& x_norms, const Matrix& y, const Vector& y_norms,

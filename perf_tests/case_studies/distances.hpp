@@ -6,7 +6,9 @@
 
 namespace egemm::cases {
 
-// |x_i|^2 for every row.
+// |x_i|^2 for every row, into `norms` (allocated by the caller, outside any
+// timed region), or into a new View.
+void squared_norms(const Matrix& x, const Vector& norms);
 Vector squared_norms(const Matrix& x);
 
 // D(i, j) = |x_i - y_j|^2 = |x_i|^2 - 2 x_i . y_j + |y_j|^2, the cross term by
