@@ -121,8 +121,10 @@ def write_table(rows, path, title):
                 if regimes:
                     extra = (f" {regime_cell(r, 'tflops_rested', base)} |"
                              f" {regime_cell(r, 'tflops_sustained', base)} |")
-                f.write(f"| {m} | {r['tflops']:.3g} | {fmt(ratio, '.2f')} |{extra} {fmt(r['rel_fro_err'], '.2e')} | "
-                        f"{fmt(r['max_abs_err'], '.2e')} | {fmt(r['max_err_vs_sgemm'], '.2e')} | "
+                # Errors are measured over the finite entries: with Inf/NaN in C they say so.
+                over = " (finite entries)" if (r["nonfinite"] or 0) > 0 else ""
+                f.write(f"| {m} | {r['tflops']:.3g} | {fmt(ratio, '.2f')} |{extra} {fmt(r['rel_fro_err'], '.2e')}{over} | "
+                        f"{fmt(r['max_abs_err'], '.2e')}{over} | {fmt(r['max_err_vs_sgemm'], '.2e')}{over} | "
                         f"{fmt(r['nonfinite'], '.0f')} |\n")
             f.write("\n")
 
@@ -137,9 +139,15 @@ def plot(rows, out, title):
     import matplotlib.pyplot as plt
 
     def line_plot(ax, series, key, ylabel, log):
+        # An error measured over the finite entries of a C that holds Inf/NaN
+        # would look clean: such points are left out of the error plots.
+        def shown(r):
+            if r[key] is None or (log and r[key] <= 0):
+                return False
+            return key == "tflops" or not (r["nonfinite"] or 0) > 0
         for method, rs in sorted(series.items()):
-            xs = [r["shape"][1] for r in rs if r[key] is not None and (not log or r[key] > 0)]
-            ys = [r[key] for r in rs if r[key] is not None and (not log or r[key] > 0)]
+            xs = [r["shape"][1] for r in rs if shown(r)]
+            ys = [r[key] for r in rs if shown(r)]
             if xs:
                 ax.plot(xs, ys, marker="o", label=method)
         ax.set_xscale("log", base=2)

@@ -66,7 +66,7 @@ DeviceProblem::DeviceProblem(Shape shape, Distribution dist, std::uint64_t seed)
   const std::size_t na = std::size_t(shape.m) * shape.k, nb = std::size_t(shape.k) * shape.n, nc = std::size_t(shape.m) * shape.n;
   // Enough sets that one pass over them overflows a 50 MB L2 at least three times over.
   const double set_bytes = 4.0 * double(na + nb);
-  const int sets = std::clamp(static_cast<int>(std::ceil(150e6 / set_bytes)), 2, 8);
+  const int sets = std::clamp(static_cast<int>(std::ceil(150e6 / set_bytes)), 2, 32);
   for (int s = 0; s < sets; ++s) {
     float *a = nullptr, *b = nullptr;
     BENCH_CUDA(cudaMalloc(&a, na * 4));
