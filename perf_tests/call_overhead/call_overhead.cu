@@ -14,6 +14,8 @@
 //                CPU both rested, as a program's first call after a pause):
 //                the call's GPU time between its events, and the host's time
 //                in the call itself
+// Each method's C is then checked once against a float64 reference on fresh
+// random inputs, poisoned with NaN first.
 //   egemm_call_overhead [m [n k]]   (n and k default to m, m to 1024)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -24,23 +26,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "egemm/gemm.hpp"
 #include "egemm/policy.hpp"
+#include "gemm_suite/device_problem.hpp"
 
 namespace {
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-__global__ void fill(float* x, std::size_t n, unsigned seed) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    x[i] = static_cast<float>((i * 2654435761u + seed) % 2001u) / 1000.0f - 1.0f;  // [-1, 1], never all zeros
 }
 
 }  // namespace
@@ -56,15 +54,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "egemm_call_overhead: no CUDA device with sm_80+ visible; nothing to measure\n");
     return 0;
   }
-  const std::size_t count_a = static_cast<std::size_t>(m) * k, count_b = static_cast<std::size_t>(k) * n,
-                    count_c = static_cast<std::size_t>(m) * n;
-  float *a = nullptr, *b = nullptr, *c = nullptr;
-  check(cudaMalloc(&a, count_a * 4), "cudaMalloc");
-  check(cudaMalloc(&b, count_b * 4), "cudaMalloc");
-  check(cudaMalloc(&c, count_c * 4), "cudaMalloc");
-  fill<<<264, 256>>>(a, count_a, 1);
-  fill<<<264, 256>>>(b, count_b, 2);
-  check(cudaDeviceSynchronize(), "fill");  // the calls run on a non-blocking stream: it would not wait
+  // Fresh uniform [-1, 1) inputs and their float64 product (set 0 is the one timed and checked).
+  const egemm::bench::DeviceProblem problem({m, n, k}, egemm::bench::Distribution::uniform, std::random_device{}());
+  const float *a = problem.a(0), *b = problem.b(0);
+  float* c = problem.c();
   cudaStream_t stream = nullptr;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   cublasHandle_t handle = nullptr;
@@ -128,9 +121,16 @@ int main(int argc, char** argv) {
       std::printf("| %s | %.2f | %.4f | %.4f | %.4f | %.1f |\n", method.name, enqueue_us, queued_ms / calls, ms[25],
                   rested_ms[5], rested_host_us[5]);
     }
+  std::printf("\n| method | rel. Frobenius error vs float64 | Inf/NaN entries |\n|---|---:|---:|\n");
+  int failures = 0;
+  for (const Method& method : methods) {
+    problem.poison_c(stream);
+    method.run();
+    check(cudaStreamSynchronize(stream), "sync");
+    const egemm::bench::Errors e = problem.errors_of_c();
+    std::printf("| %s | %.3e | %.0f |\n", method.name, e.rel_frobenius, e.nonfinite);
+    failures += e.nonfinite > 0 || !(e.rel_frobenius < 1e-5);  // FP32-level, or the call is broken
+  }
   cublasDestroy(handle);
-  cudaFree(a);
-  cudaFree(b);
-  cudaFree(c);
-  return 0;
+  return failures == 0 ? 0 : 1;
 }
