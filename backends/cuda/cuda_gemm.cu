@@ -21,6 +21,7 @@
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
 #include "backends/cuda/device_facts.hpp"
+#include "backends/cuda/emulation_path.hpp"
 #include "backends/cuda/entry_fixups.hpp"
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/split_operand.hpp"
@@ -100,11 +101,18 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
   return s;
 }
 
+// EGEMM_LOG=debug: EmulatedFP32's path as the device chose it, and the wide
+// rows the FP16 path recomputes, copied back before the workspace is freed.
+struct PathReport {
+  std::uint32_t word = 0, wide_a = 0, wide_b = 0;
+};
+
 // A call's work in stream order, its scratch taken from `scratch` as it goes.
 // With a carver that only measures, nothing is enqueued: that pass sizes
 // the call's one workspace.
 template <class Policy>
-void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStream_t stream) {
+void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStream_t stream,
+                           PathReport* report = nullptr) {
   using traits = policy_traits<Policy>;
   constexpr bool selects_path = traits::id == PolicyId::emulated_fp32;
   // A path-selecting call may split into TF32 (float) pieces: room for either form.
@@ -135,6 +143,32 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
     scratch.extend_to(fp16_end);
   }
   if (enqueue) launch_entry_fixups(g, s.a, s.b, s.any_nonfinite, path_word, stream);
+  if (enqueue && report != nullptr && selects_path) {  // to pageable memory: the copies wait for the call
+    EGEMM_CUDA_CHECK(cudaMemcpyAsync(&report->word, s.path_word, sizeof report->word, cudaMemcpyDeviceToHost, stream));
+    EGEMM_CUDA_CHECK(cudaMemcpyAsync(&report->wide_a, s.a.wide_count, sizeof report->wide_a, cudaMemcpyDeviceToHost, stream));
+    EGEMM_CUDA_CHECK(cudaMemcpyAsync(&report->wide_b, s.b.wide_count, sizeof report->wide_b, cudaMemcpyDeviceToHost, stream));
+  }
+}
+
+// What EGEMM_LOG=debug says of a call whose path the device chose.
+std::string describe_path(const GemmArgs& g, const PathReport& r) {
+  const EmulationPath path = path_from_word(r.word);
+  std::string s = "cuda EmulatedFP32 " + describe(g) + " -> " + path_name(path) + " (chosen on the device)";
+  if (path == EmulationPath::fp16_scaled && r.wide_a + r.wide_b > 0)
+    s += ", float64 for " + std::to_string(r.wide_a) + " wide rows of op(A), " + std::to_string(r.wide_b) +
+         " wide columns of op(B)";
+  return s;
+}
+
+// Whether this call can wait to report its path: not while `stream` is captured.
+bool can_report_path(cudaStream_t stream) {
+  if (!debug_log_enabled()) return false;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+    log_debug([] { return std::string("cuda EmulatedFP32: the stream is being captured, the path is chosen at replay"); });
+    return false;
+  }
+  return true;
 }
 
 // All the call's scratch in one allocation before anything is enqueued: an
@@ -143,7 +177,11 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
 template <class Policy>
 void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   require_grid_extents(policy_traits<Policy>::id, g);
-  enqueue_with_workspace(stream, [&](WorkspaceCarver& scratch) { enqueue_emulated_gemm<Policy>(g, scratch, stream); });
+  PathReport report;
+  PathReport* const wanted =
+      policy_traits<Policy>::id == PolicyId::emulated_fp32 && can_report_path(stream) ? &report : nullptr;
+  enqueue_with_workspace(stream, [&](WorkspaceCarver& scratch) { enqueue_emulated_gemm<Policy>(g, scratch, stream, wanted); });
+  if (wanted != nullptr) log_debug([&] { return describe_path(g, report); });
 }
 
 // EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every

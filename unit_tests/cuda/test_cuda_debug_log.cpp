@@ -1,0 +1,53 @@
+// EGEMM_LOG=debug says which path the device chose for an EmulatedFP32 call
+// (read back after the call), the same as egemm::emulated_fp32_path finds on
+// the host for the same operands: the FP16 path with the wide rows it
+// recomputes in float64, or the TF32 path when too many rows are wide.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "device_support.hpp"
+#include "egemm/path_selection.hpp"
+
+namespace egemm {
+namespace {
+
+using test::Matrix;
+
+// What the library prints for the product of `a` and `b` ('N', 'N') on the GPU.
+std::string logged_call(const Matrix& a, const Matrix& b) {
+  const index_t m = a.rows, k = a.cols, n = b.cols;
+  test::DeviceBuffer<float> da(a.data), db(b.data), dc(static_cast<std::size_t>(m * n));
+  ::testing::internal::CaptureStderr();
+  gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, da.get(), a.ld, db.get(), b.ld, 0.0f, dc.get(), m, nullptr);
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  return ::testing::internal::GetCapturedStderr();
+}
+
+TEST(CudaDebugLog, SaysWhichPathTheDeviceChose) {
+  EGEMM_REQUIRE_GPU();
+  const test::ScopedEnv debug("EGEMM_LOG", "debug"), on_tensor_cores("EGEMM_SMALL_GEMM_FALLBACK", "0");
+  std::mt19937_64 gen(test::fresh_seed());
+  const index_t m = 256, n = 192, k = 200;
+  Matrix a = test::random_matrix(m, k, gen()), b = test::random_matrix(k, n, gen());
+  const auto expect_logged = [&](const std::string& needle) {
+    const std::string host_path = path_name(emulated_fp32_path('N', 'N', m, n, k, a.ptr(), a.ld, b.ptr(), b.ld));
+    const std::string out = logged_call(a, b);
+    EXPECT_NE(out.find("-> " + host_path + " (chosen on the device)"), std::string::npos) << out;
+    EXPECT_NE(out.find(needle), std::string::npos) << out;
+  };
+  expect_logged("-> fp16_scaled (chosen on the device)\n");  // uniform inputs: no wide row
+
+  a(7, 3) = 3e-12f;  // rows 7 and 100 of op(A) and column 42 of op(B) too wide for FP16 pieces
+  a(100, 150) = -1e-13f;
+  b(9, 42) = 2e-13f;
+  expect_logged("-> fp16_scaled (chosen on the device), float64 for 2 wide rows of op(A), 1 wide columns of op(B)");
+
+  for (index_t i = 0; i < m; ++i) a(i, (i * 7) % k) = 1e-12f;  // every row wide: beyond what the FP16 path recomputes
+  expect_logged("-> tf32_full_range (chosen on the device)");
+}
+
+}  // namespace
+}  // namespace egemm
