@@ -18,4 +18,13 @@ std::string describe(const GemmArgs& g) {
          " m=" + std::to_string(g.m) + " n=" + std::to_string(g.n) + " k=" + std::to_string(g.k);
 }
 
+std::string describe_path_choice(const char* backend, const GemmArgs& args, EmulationPath path, index_t wide_rows_a,
+                                 index_t wide_columns_b) {
+  std::string s = std::string(backend) + " EmulatedFP32 " + describe(args) + " -> " + path_name(path);
+  if (path == EmulationPath::fp16_scaled && wide_rows_a + wide_columns_b > 0)
+    s += ", float64 for " + std::to_string(wide_rows_a) + " wide rows of op(A), " + std::to_string(wide_columns_b) +
+         " wide columns of op(B)";
+  return s;
+}
+
 }  // namespace egemm

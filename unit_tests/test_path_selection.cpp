@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
+#include <string>
 
 #include "egemm/gemm.hpp"
 #include "egemm/numerics/split.hpp"
@@ -122,6 +124,23 @@ TEST(PathSelection, AFewWideRowsStayOnTheFp16PathAndAreRecomputedInFloat64) {
   const Matrix out = emulated_within_bound(c);
   for (index_t j = 0; j < c.b.cols; ++j) EXPECT_EQ(out(5, j), float64_entry(c, 5, j)) << "row 5, column " << j;
   for (index_t i = 0; i < c.a.rows; ++i) EXPECT_EQ(out(i, 3), float64_entry(c, i, 3)) << "row " << i << ", column 3";
+}
+
+// EGEMM_LOG=debug names the host fallback's choice, and the rows it recomputes.
+TEST(PathSelection, TheDebugLogSaysWhichPathAndHowManyRowsAreRecomputed) {
+  const index_t m = 40, n = 30, k = 50;
+  test::Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(k, n, test::fresh_seed());
+  a(3, 4) = 1e-12f;  // one wide row of op(A)
+  test::Matrix c(m, n);
+  ::setenv("EGEMM_LOG", "debug", 1);
+  ::testing::internal::CaptureStderr();
+  gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, a.ptr(), a.ld, b.ptr(), b.ld, 0.0f, c.ptr(), c.ld);
+  const std::string out = ::testing::internal::GetCapturedStderr();
+  ::unsetenv("EGEMM_LOG");
+  EXPECT_NE(out.find("host EmulatedFP32 NN m=40 n=30 k=50 -> fp16_scaled, float64 for 1 wide rows of op(A), 0 wide "
+                     "columns of op(B)"),
+            std::string::npos)
+      << out;
 }
 
 TEST(PathSelection, ManyWideRowsTakeTheTf32PathAndStayWithinItsBound) {

@@ -150,16 +150,6 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   }
 }
 
-// What EGEMM_LOG=debug says of a call whose path the device chose.
-std::string describe_path(const GemmArgs& g, const PathReport& r) {
-  const EmulationPath path = path_from_word(r.word);
-  std::string s = "cuda EmulatedFP32 " + describe(g) + " -> " + path_name(path) + " (chosen on the device)";
-  if (path == EmulationPath::fp16_scaled && r.wide_a + r.wide_b > 0)
-    s += ", float64 for " + std::to_string(r.wide_a) + " wide rows of op(A), " + std::to_string(r.wide_b) +
-         " wide columns of op(B)";
-  return s;
-}
-
 // Whether this call can wait to report its path: not while `stream` is captured.
 bool can_report_path(cudaStream_t stream) {
   if (!debug_log_enabled()) return false;
@@ -181,7 +171,8 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   PathReport* const wanted =
       policy_traits<Policy>::id == PolicyId::emulated_fp32 && can_report_path(stream) ? &report : nullptr;
   enqueue_with_workspace(stream, [&](WorkspaceCarver& scratch) { enqueue_emulated_gemm<Policy>(g, scratch, stream, wanted); });
-  if (wanted != nullptr) log_debug([&] { return describe_path(g, report); });
+  if (wanted != nullptr)
+    log_debug([&] { return describe_path_choice("cuda", g, path_from_word(report.word), report.wide_a, report.wide_b); });
 }
 
 // EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every

@@ -131,13 +131,7 @@ void run<EmulatedFP32>(const GemmArgs& g) {
   WideRows wide;
   const OperandRangeVerdict va = wide_rows_of(g.a_rows(), wide.a), vb = wide_rows_of(g.b_cols(), wide.b);
   const EmulationPath path = choose_emulation_path(va, vb);
-  log_debug([&] {
-    return std::string("host EmulatedFP32 ") + describe(g) + " -> " + path_name(path) +
-           (path == EmulationPath::fp16_scaled && va.wide_rows + vb.wide_rows > 0
-                ? ", float64 for " + std::to_string(va.wide_rows) + " wide rows of op(A), " +
-                      std::to_string(vb.wide_rows) + " wide columns of op(B)"
-                : std::string());
-  });
+  log_debug([&] { return describe_path_choice("host", g, path, va.wide_rows, vb.wide_rows); });
   if (va.wide_rows == 0) wide.a.clear();
   if (vb.wide_rows == 0) wide.b.clear();
   switch (path) {

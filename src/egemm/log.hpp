@@ -5,6 +5,7 @@
 #include <string>
 
 #include "egemm/gemm_args.hpp"
+#include "egemm/path_selection.hpp"
 
 namespace egemm {
 
@@ -18,5 +19,10 @@ void log_debug(MakeMessage&& make) {
 
 // "NT m=.. n=.. k=.." for log lines.
 std::string describe(const GemmArgs& args);
+
+// "<backend> EmulatedFP32 NT m=.. n=.. k=.. -> <path>", and on the FP16 path
+// how many wide rows of op(A) and columns of op(B) it recomputes in float64.
+std::string describe_path_choice(const char* backend, const GemmArgs& args, EmulationPath path, index_t wide_rows_a,
+                                 index_t wide_columns_b);
 
 }  // namespace egemm
