@@ -143,10 +143,13 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
     scratch.extend_to(fp16_end);
   }
   if (enqueue) launch_entry_fixups(g, s.a, s.b, s.any_nonfinite, path_word, stream);
-  if (enqueue && report != nullptr && selects_path) {  // to pageable memory: the copies wait for the call
-    EGEMM_CUDA_CHECK(cudaMemcpyAsync(&report->word, s.path_word, sizeof report->word, cudaMemcpyDeviceToHost, stream));
-    EGEMM_CUDA_CHECK(cudaMemcpyAsync(&report->wide_a, s.a.wide_count, sizeof report->wide_a, cudaMemcpyDeviceToHost, stream));
-    EGEMM_CUDA_CHECK(cudaMemcpyAsync(&report->wide_b, s.b.wide_count, sizeof report->wide_b, cudaMemcpyDeviceToHost, stream));
+  if (enqueue && report != nullptr && selects_path) {
+    const auto copy_back = [&](std::uint32_t& to, const std::uint32_t* from) {  // to pageable memory: waits for the call
+      EGEMM_CUDA_CHECK(cudaMemcpyAsync(&to, from, sizeof to, cudaMemcpyDeviceToHost, stream));
+    };
+    copy_back(report->word, s.path_word);
+    copy_back(report->wide_a, s.a.wide_count);
+    copy_back(report->wide_b, s.b.wide_count);
   }
 }
 
@@ -155,7 +158,7 @@ bool can_report_path(cudaStream_t stream) {
   if (!debug_log_enabled()) return false;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
-    log_debug([] { return std::string("cuda EmulatedFP32: the stream is being captured, the path is chosen at replay"); });
+    log_debug([] { return std::string("cuda EmulatedFP32: the stream is captured; the path is chosen at replay"); });
     return false;
   }
   return true;

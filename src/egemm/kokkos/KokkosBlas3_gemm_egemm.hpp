@@ -8,10 +8,10 @@
 // row-major operands are used through the transpose identity) and
 // LayoutStride with a unit stride. On Kokkos::Cuda (CudaSpace, CudaUVMSpace or
 // CudaHostPinnedSpace Views) the work is enqueued on space.cuda_stream() and
-// nothing is fenced; host spaces run the host fallback. NativeFP32 forwards to the stock gemm
-// after EGEMM's checks (cuBLAS SGEMM through EGEMM's backend where
-// EGEMM_KOKKOS_GEMM_TPL has made the stock gemm EGEMM). Works with Kokkos
-// Kernels 3.x and 4.x.
+// nothing is fenced; host spaces run the host fallback. NativeFP32 forwards
+// to the stock gemm after EGEMM's checks (cuBLAS SGEMM through EGEMM's backend
+// where EGEMM_KOKKOS_GEMM_TPL has made the stock gemm EGEMM). Works with
+// Kokkos Kernels 3.x and 4.x.
 #pragma once
 
 #include <KokkosBlas3_gemm.hpp>
@@ -63,7 +63,7 @@ GemmArgs column_major_args(bool t_a, bool t_b, index_t m, index_t n, index_t k, 
 }
 
 template <class ExecutionSpace, class Policy, class AView, class BView, class CView>
-void gemm(const ExecutionSpace& space, Policy tag, const char trans_a[], const char trans_b[], float alpha,
+void gemm(const ExecutionSpace& space, Policy, const char trans_a[], const char trans_b[], float alpha,
           const AView& A, const BView& B, float beta, const CView& C) {
   check_view_type<AView>();
   check_view_type<BView>();
