@@ -11,7 +11,7 @@
 // so it reads the caller's C, not ours.
 // The entries go to a sink: StoreToC writes them into C; the Hopper kernel's
 // staged epilogue puts them in shared memory for a TMA store
-// (sm90/fused_gemm_tma_kernel.cuh). A sink has
+// (sm90/consumer_epilogue.cuh). A sink has
 //   template <bool ReadsC>
 //   void put(const FusedGemmParams&, float* c, float v, bool written, bool inside, int j, int h, int w);
 //   void end_batch(int batch);  // n8 blocks strip_batch * batch .. are all put

@@ -22,7 +22,7 @@ bool c_map_possible(const GemmArgs& g);
 
 // C (m x n, column-major, ldc) as boxes of 32 rows (128 bytes) x `box_cols`
 // columns, 128B-swizzled: the layout the staged epilogue writes
-// (fused_gemm_tma_kernel.cuh, StagedC). Boxes clip at m and n.
+// (consumer_epilogue.cuh, StagedC). Boxes clip at m and n.
 CUtensorMap c_map(const GemmArgs& g, int box_cols);
 
 }  // namespace egemm::cuda::hopper
