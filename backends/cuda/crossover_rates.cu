@@ -1,8 +1,7 @@
-
 #include "backends/cuda/crossover_rates.hpp"
 #include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/per_device.hpp"
 #include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/per_device.hpp"
 
 namespace egemm::cuda {
 namespace {

@@ -27,10 +27,10 @@
 #include "backends/cuda/split_operand.hpp"
 #include "backends/cuda/switches.hpp"
 #include "backends/cuda/tile_config.hpp"
-#include "egemm/path_selection.hpp"
 #include "backends/cuda/workspace.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
+#include "egemm/path_selection.hpp"
 
 namespace egemm::cuda {
 namespace {

@@ -2,8 +2,8 @@
 #include <algorithm>
 
 #include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/dependent_launch.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
+#include "backends/cuda/dependent_launch.hpp"
 
 namespace egemm::cuda {
 namespace {

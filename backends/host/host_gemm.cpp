@@ -4,11 +4,11 @@
 
 #include <vector>
 
-#include "egemm/numerics/epilogue.hpp"
 #include "backends/host/micro_kernel.hpp"
 #include "backends/host/packed_operand.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
+#include "egemm/numerics/epilogue.hpp"
 #include "egemm/path_selection.hpp"
 
 namespace egemm::host {

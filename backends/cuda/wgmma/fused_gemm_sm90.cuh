@@ -18,8 +18,8 @@
 #include "backends/cuda/fold_length.hpp"
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/fused_gemm_kernel.cuh"
-#include "backends/cuda/smem_pipeline.hpp"
 #include "backends/cuda/sm90/wgmma.hpp"
+#include "backends/cuda/smem_pipeline.hpp"
 #include "backends/cuda/strip_epilogue.cuh"
 #include "egemm/policy.hpp"
 

@@ -9,8 +9,8 @@
 
 #include <type_traits>
 
-#include "egemm/kokkos/caller.hpp"
 #include "egemm/gemm.hpp"
+#include "egemm/kokkos/caller.hpp"
 
 namespace egemm::kokkos {
 

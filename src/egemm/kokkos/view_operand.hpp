@@ -10,9 +10,9 @@
 #include <string>
 #include <type_traits>
 
-#include "egemm/kokkos/caller.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/gemm_args.hpp"
+#include "egemm/kokkos/caller.hpp"
 
 namespace egemm::kokkos {
 
