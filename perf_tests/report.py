@@ -14,6 +14,8 @@ writes DIR/table.md, DIR/fig7_error.png, DIR/fig8_square.png, DIR/fig9_skewed.pn
 DIR/fig_wide.png (inputs spread over many binades: error and non-finite outputs)
 and DIR/headline.png (EmulatedFP32 against cuBLAS: speed and error, square sizes).
 Inputs come from the benchmark name's first part (`uniform/...`, `wide/...`).
+Speed ratios are against cuBLAS SGEMM (`cublas_sgemm`) of the same file, or
+for bench_kokkos (`kokkos/...`) against its stock KokkosBlas::gemm.
 When several files hold the same (inputs, method, shape), the later file wins,
 so a re-measured subset can be laid over an earlier full run.
 """
@@ -23,6 +25,16 @@ import json
 import math
 import os
 import sys
+
+
+def is_fp32_baseline(name, method):
+    """Whether a benchmark is the plain FP32 gemm its run's `x SGEMM` ratios are
+    against: cuBLAS SGEMM (the suite, bench_cuda), or for bench_kokkos the
+    stock KokkosBlas::gemm on the same float Views, unless
+    EGEMM_KOKKOS_GEMM_TPL routed that to EGEMM (its label then says so)."""
+    if method == "cublas_sgemm":
+        return True
+    return name.startswith("kokkos/stock/") and "routed to EGEMM" not in method
 
 
 def load_rows(paths):
@@ -36,9 +48,11 @@ def load_rows(paths):
             if "M" not in b or "TFLOPs" not in b:
                 continue
             name_parts = b["name"].split("/")
+            method = b.get("label") or name_parts[0]
             row = {
                 "inputs": name_parts[0] if name_parts[0] in ("uniform", "wide") else "uniform",
-                "method": b.get("label") or name_parts[0],
+                "method": method,
+                "fp32_baseline": is_fp32_baseline(b["name"], method),
                 "shape": (int(b["M"]), int(b["N"]), int(b["K"])),
                 "tflops": float(b["TFLOPs"]),
                 "tflops_rested": b.get("TFLOPs_rested"),
@@ -90,7 +104,8 @@ def regime_cell(r, key, sgemm_row):
 
 
 def write_table(rows, path, title):
-    sgemm_rows = {(r["source"], r["inputs"], r["shape"]): r for r in rows if r["method"] == "cublas_sgemm"}
+    sgemm_rows = {(r["source"], r["inputs"], r["shape"]): r for r in rows if r["fp32_baseline"]}
+    kokkos_baseline = any(r["fp32_baseline"] and r["method"] != "cublas_sgemm" for r in rows)
     regimes = any(r.get("tflops_rested") is not None for r in rows)
     methods = sorted({r["method"] for r in rows})
     cases = sorted({(r["inputs"], r["shape"]) for r in rows}, key=lambda c: (c[0] != "uniform", shape_kind(c[1]) != "square", shape_kind(c[1]), c[1][1]))
@@ -103,6 +118,9 @@ def write_table(rows, path, title):
             f.write(" TFLOP/s is the median of synchronised calls after a 50 ms warm-up; *rested* is one call "
                     "after 0.25 s idle (median of 5), *sustained* ~1 s of calls queued back to back after ~1 s of "
                     "them (the power limit holding), each against SGEMM timed the same way.")
+        if kokkos_baseline:
+            f.write(" For bench_kokkos runs, x SGEMM is against the stock KokkosBlas::gemm on the same float "
+                    "Views (its row says which gemm that is).")
         f.write("\n\n")
         for inputs, shape in cases:
             f.write(f"## M={shape[0]} N={shape[1]} K={shape[2]} {shape_kind(shape)}, {INPUTS.get(inputs, inputs)}\n\n")

@@ -8,8 +8,10 @@
 //   egemm_call_timeline [--shapes 2048x2048x2048,...] [--policies EmulatedFP32,...] [--calls N] [--csv FILE]
 //
 // Per shape, each policy and cuBLAS SGEMM run on fresh random inputs in
-// [-1, 1] (C poisoned with NaN first, and checked to hold no NaN after: the
-// call wrote all of it), are warmed up for at least 50 ms, then traced over
+// [-1, 1] (gemm_suite's DeviceProblem), are checked once against its float64
+// reference (C poisoned with NaN first; the tool exits 1 if a method leaves
+// an entry unwritten or its relative Frobenius error exceeds the method's
+// bound), are warmed up for at least 50 ms, then traced over
 // N calls, each synchronised as the GEMM suite's timed calls are. stdout: one
 // Markdown table per shape and method for the call of median length, and a
 // summary line per method over all N calls. --csv: every traced activity of
@@ -23,6 +25,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -35,6 +38,7 @@
 #include "activity_trace.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/policy.hpp"
+#include "gemm_suite/device_problem.hpp"
 #include "support/median.hpp"
 #include "support/shape_list.hpp"
 #include "support/warm_up.hpp"
@@ -48,29 +52,10 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
-__global__ void fill_uniform(float* x, std::size_t n, unsigned long long seed) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    unsigned long long h = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;  // splitmix64: fresh values, never all zeros
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-    h ^= h >> 31;
-    x[i] = static_cast<float>(h >> 40) * 0x1.0p-23f - 1.0f;  // [-1, 1)
-  }
-}
+using Shape = egemm::bench::Shape;
+using Problem = egemm::bench::DeviceProblem;  // inputs (set 0 is the one traced), C and the float64 reference
 
-__global__ void count_nan(const float* x, std::size_t n, unsigned long long* count) {
-  unsigned long long mine = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    mine += isnan(x[i]) ? 1 : 0;
-  if (mine != 0) atomicAdd(count, mine);
-}
-
-struct Shape {
-  int m, n, k;
-  std::string text() const { return egemm::perf::shape_text(*this); }
-};
+std::string text(const Shape& s) { return egemm::perf::shape_text(s); }
 
 struct Options {
   std::vector<Shape> shapes{{2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}};
@@ -110,60 +95,56 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// The buffers of one shape.
-struct Problem {
-  Shape shape;
-  float *a = nullptr, *b = nullptr, *c = nullptr;
-  std::size_t count_c = 0;
-  explicit Problem(Shape s) : shape(s) {
-    const std::size_t count_a = static_cast<std::size_t>(s.m) * s.k, count_b = static_cast<std::size_t>(s.k) * s.n;
-    count_c = static_cast<std::size_t>(s.m) * s.n;
-    check(cudaMalloc(&a, count_a * sizeof(float)), "cudaMalloc A");
-    check(cudaMalloc(&b, count_b * sizeof(float)), "cudaMalloc B");
-    check(cudaMalloc(&c, count_c * sizeof(float)), "cudaMalloc C");
-    const unsigned long long seed = std::random_device{}();
-    fill_uniform<<<1024, 256>>>(a, count_a, seed);
-    fill_uniform<<<1024, 256>>>(b, count_b, seed * 3 + 1);
-    check(cudaGetLastError(), "fill");
-    check(cudaDeviceSynchronize(), "fill");  // the calls run on a non-blocking stream: it would not wait
-  }
-  ~Problem() {
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
-  }
-  Problem(const Problem&) = delete;
-  Problem& operator=(const Problem&) = delete;
-};
-
 struct Method {
   std::string name;
   std::function<void(const Problem&, cudaStream_t)> run;
+  std::function<double(const Shape&)> error_bound;  // the most relative Frobenius error a correct call shows
 };
+
+// FP32-level: what call_overhead demands of SGEMM and the FP32-accurate tags
+// (measured up to 2.3e-6 at 16384^3 in the suite's runs).
+constexpr double fp32_error_bound = 1e-5;
+
+// A policy's bound on uniform [-1, 1) inputs, about 4x above what the suite
+// measures: FP32-level, or 4x its split's representation error (Half), or,
+// for tags that keep every product in the tensor core's accumulator without
+// folding into FP32 each k-step, that accumulator's truncation, which grows
+// with k (RoundSplit4 and TruncateSplit4 measure about k 2^-28).
+template <class Policy>
+double policy_error_bound(const Shape& s) {
+  using traits = egemm::policy_traits<Policy>;
+  double bound = std::max(fp32_error_bound, 4.0 * std::ldexp(1.0, traits::representation_error_log2));
+  if (traits::emulated && !traits::fold_main_each_k_step) bound = std::max(bound, s.k * 0x1p-26);
+  return bound;
+}
 
 Method egemm_method(const std::string& policy) {
   Method out;
   egemm::for_each_policy([&](auto tag) {
     using Tag = decltype(tag);
     if (policy == egemm::policy_name(egemm::policy_traits<Tag>::id))
-      out = {policy, [](const Problem& p, cudaStream_t s) {
-               const Shape& x = p.shape;
-               egemm::gemm(Tag{}, 'N', 'N', x.m, x.n, x.k, 1.0f, p.a, x.m, p.b, x.k, 0.0f, p.c, x.m, s);
-             }};
+      out = {policy,
+             [](const Problem& p, cudaStream_t s) {
+               const Shape x = p.shape();
+               egemm::gemm(Tag{}, 'N', 'N', x.m, x.n, x.k, 1.0f, p.a(0), x.m, p.b(0), x.k, 0.0f, p.c(), x.m, s);
+             },
+             policy_error_bound<Tag>};
   });
   if (!out.run) throw std::invalid_argument("--policies: no policy named '" + policy + "'");
   return out;
 }
 
 Method sgemm_method(cublasHandle_t handle) {
-  return {"cuBLAS SGEMM", [handle](const Problem& p, cudaStream_t s) {
-            const Shape& x = p.shape;
+  return {"cuBLAS SGEMM",
+          [handle](const Problem& p, cudaStream_t s) {
+            const Shape x = p.shape();
             const float one = 1.0f, zero = 0.0f;
             cublasSetStream(handle, s);
-            if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, x.m, x.n, x.k, &one, p.a, x.m, p.b, x.k, &zero, p.c, x.m) !=
-                CUBLAS_STATUS_SUCCESS)
+            if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, x.m, x.n, x.k, &one, p.a(0), x.m, p.b(0), x.k, &zero,
+                            p.c(), x.m) != CUBLAS_STATUS_SUCCESS)
               throw std::runtime_error("cublasSgemm failed");
-          }};
+          },
+          [](const Shape&) { return fp32_error_bound; }};
 }
 
 // One traced call: the host's call time and its GPU activities.
@@ -248,14 +229,21 @@ void print_medians(const Shape& shape, const std::vector<CallTrace>& calls) {
               flop / (median(spans) * 1e-6) * 1e-12);
 }
 
-void print_call(const Shape& shape, const std::string& method, const std::vector<CallTrace>& calls) {
+// A method's relative Frobenius error vs float64 on one checked call, and the most it may be.
+struct Accuracy {
+  double error, bound;
+};
+
+void print_call(const Shape& shape, const std::string& method, Accuracy accuracy, const std::vector<CallTrace>& calls) {
   std::vector<const CallTrace*> by_span;
   for (const CallTrace& c : calls) by_span.push_back(&c);
   std::sort(by_span.begin(), by_span.end(),
             [](const CallTrace* x, const CallTrace* y) { return x->gpu_span_us() < y->gpu_span_us(); });
   const CallTrace& median_call = *by_span[by_span.size() / 2];
-  std::printf("### %s, %s (%zu calls traced; the call of median GPU span below)\n\n", shape.text().c_str(),
+  std::printf("### %s, %s (%zu calls traced; the call of median GPU span below)\n\n", text(shape).c_str(),
               method.c_str(), calls.size());
+  std::printf("Checked first, into a NaN-poisoned C: relative Frobenius error vs float64 %.2e (bound %.1e).\n\n",
+              accuracy.error, accuracy.bound);
   print_kernels(median_call);
   print_host_calls(median_call);
   print_medians(shape, calls);
@@ -264,25 +252,31 @@ void print_call(const Shape& shape, const std::string& method, const std::vector
 void write_csv(std::FILE* f, const Shape& shape, const std::string& method, const std::vector<CallTrace>& calls) {
   for (std::size_t i = 0; i < calls.size(); ++i)
     for (const Activity& a : calls[i].work)
-      std::fprintf(f, "%s,%s,%zu,%s,%d,%.3f,%.3f,%.3f\n", shape.text().c_str(), method.c_str(), i, a.name.c_str(),
+      std::fprintf(f, "%s,%s,%zu,%s,%d,%.3f,%.3f,%.3f\n", text(shape).c_str(), method.c_str(), i, a.name.c_str(),
                    a.grid, (a.start_ns - calls[i].host_begin) * 1e-3, (a.end_ns - calls[i].host_begin) * 1e-3,
                    calls[i].wall_us());
   // Host runtime calls go to the table only: the plot draws the GPU's work.
 }
 
-// C was poisoned with NaN before the first call: any NaN left means the call did not write it.
-void require_c_written(const Problem& p, const std::string& method, cudaStream_t stream) {
-  unsigned long long* count = nullptr;
-  check(cudaMallocAsync(&count, sizeof(*count), stream), "cudaMallocAsync");
-  check(cudaMemsetAsync(count, 0, sizeof(*count), stream), "memset");
-  count_nan<<<1024, 256, 0, stream>>>(p.c, p.count_c, count);
-  unsigned long long host = 0;
-  check(cudaMemcpyAsync(&host, count, sizeof(host), cudaMemcpyDeviceToHost, stream), "copy");
-  check(cudaFreeAsync(count, stream), "cudaFreeAsync");
-  check(cudaStreamSynchronize(stream), "sync");
-  if (host != 0)
-    throw std::runtime_error(method + " on " + p.shape.text() + " left " + std::to_string(host) +
-                             " entries of the NaN-poisoned C unwritten");
+// One call into a NaN-poisoned C, against the float64 reference: every entry
+// written and finite, the error within the method's bound; a timeline of a
+// wrong result is worth nothing, so the tool stops there.
+Accuracy checked_accuracy(const Problem& p, const Method& method, cudaStream_t stream) {
+  p.poison_c(stream);
+  method.run(p, stream);
+  check(cudaStreamSynchronize(stream), "checked call");  // errors_of_c works on the legacy stream
+  const egemm::bench::Errors e = p.errors_of_c();
+  const std::string what = method.name + " on " + text(p.shape());
+  if (e.nonfinite > 0)
+    throw std::runtime_error(what + " left " + std::to_string(static_cast<long long>(e.nonfinite)) +
+                             " entries of the NaN-poisoned C Inf/NaN (unwritten, or overflowed on [-1, 1) inputs)");
+  const double bound = method.error_bound(p.shape());
+  if (!(e.rel_frobenius <= bound)) {
+    char numbers[96];
+    std::snprintf(numbers, sizeof numbers, "%.3e, above its bound %.1e", e.rel_frobenius, bound);
+    throw std::runtime_error(what + ": wrong result, relative Frobenius error vs float64 " + numbers);
+  }
+  return {e.rel_frobenius, bound};
 }
 
 }  // namespace
@@ -314,14 +308,12 @@ int main(int argc, char** argv) try {
   int step = 0;
   const int steps = static_cast<int>(o.shapes.size() * methods.size());
   for (const Shape& shape : o.shapes) {
-    const Problem problem(shape);
+    const Problem problem(shape, egemm::bench::Distribution::uniform, std::random_device{}());
     for (const Method& method : methods) {
-      std::fprintf(stderr, "[%d/%d] %s %s\n", ++step, steps, shape.text().c_str(), method.name.c_str());
-      check(cudaMemsetAsync(problem.c, 0xFF, problem.count_c * sizeof(float), stream), "poison C");  // NaN
-      method.run(problem, stream);
-      require_c_written(problem, method.name, stream);
+      std::fprintf(stderr, "[%d/%d] %s %s\n", ++step, steps, text(shape).c_str(), method.name.c_str());
+      const Accuracy accuracy = checked_accuracy(problem, method, stream);
       const std::vector<CallTrace> calls = trace_calls(method, problem, stream, trace, o.calls);
-      print_call(shape, method.name, calls);
+      print_call(shape, method.name, accuracy, calls);
       if (csv != nullptr) write_csv(csv, shape, method.name, calls);
     }
   }
