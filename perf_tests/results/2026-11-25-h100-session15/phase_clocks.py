@@ -28,7 +28,7 @@ def main():
             start, end = float(r["start_unix"]), float(r["end_unix"])
             held = [s for s in trace if (start + end) / 2 <= s[0] <= end]
             mean = lambda i: sum(s[i] for s in held) / len(held)
-            name = r.get("accumulator") or r.get("config")
+            name = r.get("accumulator") or r.get("config") or r.get("pattern")
             print(f"| {path} | {r['round']} | {name} | {r['tflops']} | {mean(1):.0f} | {mean(2):.0f} | {mean(3):.0f} |")
 
 
