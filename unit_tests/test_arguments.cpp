@@ -50,6 +50,13 @@ TEST(Arguments, BadInputsThrowAndLeaveCUntouched) {
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 4, 0, p.c.ptr(), 6); }, "ldb");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'T', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 3, 0, p.c.ptr(), 6); }, "ldb must be >= max(1, n)");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, p.c.ptr(), 5); }, "ldc");
+  // As in BLAS, a leading dimension is at least 1 even where the matrix has no rows.
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 0, 4, 5, 1, p.a.ptr(), 0, p.b.ptr(), 5, 0, p.c.ptr(), 1); },
+                  "lda must be >= max(1, m) = 1, got 0");
+  expect_rejected([&](Problem& p) { gemm(tag, 'T', 'N', 6, 4, 0, 1, p.a.ptr(), 0, p.b.ptr(), 1, 0, p.c.ptr(), 6); },
+                  "lda must be >= max(1, k) = 1, got 0");
+  expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 0, 4, 5, 1, p.a.ptr(), 1, p.b.ptr(), 5, 0, p.c.ptr(), 0); },
+                  "ldc must be >= max(1, m) = 1, got 0");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, nullptr, 6, p.b.ptr(), 5, 0, p.c.ptr(), 6); }, "A is null");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, nullptr, 5, 0, p.c.ptr(), 6); }, "B is null");
   expect_rejected([&](Problem& p) { gemm(tag, 'N', 'N', 6, 4, 5, 1, p.a.ptr(), 6, p.b.ptr(), 5, 0, nullptr, 6); }, "C is null");

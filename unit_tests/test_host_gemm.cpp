@@ -4,6 +4,7 @@
 // split and accumulation give (support/matrices.hpp), not a tuned constant.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <thread>
@@ -11,6 +12,9 @@
 #include <vector>
 
 #include "egemm/gemm.hpp"
+#include "egemm/numerics/split.hpp"
+#include "egemm/numerics/tf32.hpp"
+#include "egemm/path_selection.hpp"
 #include "egemm/reference.hpp"
 #include "support/matrices.hpp"
 #include "support/gemm_check.hpp"
@@ -65,6 +69,119 @@ TYPED_TEST(HostGemm, ThinProductsGiveTheSameBitsAsTheirSquareOne) {
   for (index_t q = 0; q < n; ++q) EXPECT_EQ(row(0, q), c(i, q)) << "row " << i << ", column " << q;
   for (index_t p = 0; p < m; ++p) EXPECT_EQ(column(p, 0), c(p, j)) << "row " << p << ", column " << j;
   EXPECT_EQ(entry(0, 0), c(i, j));
+}
+
+// One row of op(A) (column of op(B)) in a policy's pieces, as README's policy
+// table describes them: EmulatedFP32's row scaled by 2^-e first (its row
+// exponent), then split by the policy's rule (lo stays 0 for Half).
+struct DocumentedPieces {
+  std::vector<float> hi, lo;
+  int exponent = 0;
+};
+DocumentedPieces documented_pieces(PolicyId policy, const OperandRows& rows, index_t r) {
+  DocumentedPieces out;
+  if (policy == PolicyId::emulated_fp32) out.exponent = emulated_fp32_row_exponent(rows, r);
+  for (index_t p = 0; p < rows.depth; ++p) {
+    const float x = std::ldexp(rows(r, p), -out.exponent);
+    float hi = 0.0f, lo = 0.0f;
+    if (policy == PolicyId::full_range_tf32x3) {
+      const numerics::Tf32Pieces t = numerics::split_to_tf32(x);
+      hi = t.big;
+      lo = t.small;
+    } else {
+      const SplitRule rule = policy == PolicyId::emulated_fp32   ? SplitRule::round_scaled_lo
+                             : policy == PolicyId::round_split4  ? SplitRule::round
+                             : policy == PolicyId::truncate_split4 ? SplitRule::truncate
+                                                                   : SplitRule::round_hi_only;
+      const numerics::HalfPieces h = numerics::split_to_half(x, rule);
+      hi = numerics::half_bits_to_float(h.hi);
+      lo = rule == SplitRule::round_hi_only ? 0.0f : numerics::half_bits_to_float(h.lo);
+    }
+    out.hi.push_back(hi);
+    out.lo.push_back(lo);
+  }
+  return out;
+}
+
+// alpha * (the entry's sum) + beta * c in the documented order of operations:
+// k in steps of 16 (one m16n8k16 step); within a step each product term in
+// turn, every product accumulated with an FP32 round-to-nearest add in k
+// order: RoundSplit4 and TruncateSplit4 lo*lo, lo*hi, hi*lo, hi*hi into one
+// accumulator, Half hi*hi; EmulatedFP32 and FullRangeTF32x3 the step's hi*hi
+// sum formed exactly and folded into FP32 with one RN add, hi*lo then lo*hi
+// in a correction accumulator added back (times 2^-11 for EmulatedFP32's
+// scaled lo) at the end; then the row and column scaling undone. Products of
+// pieces are exact in FP32, so the order alone fixes every bit.
+float documented_entry(PolicyId policy, const DocumentedPieces& a, const DocumentedPieces& b, float alpha, float beta,
+                       float c) {
+  const index_t k = static_cast<index_t>(a.hi.size());
+  const bool folded = policy == PolicyId::emulated_fp32 || policy == PolicyId::full_range_tf32x3;
+  const bool four = policy == PolicyId::round_split4 || policy == PolicyId::truncate_split4;
+  float main = 0.0f, correction = 0.0f;
+  for (index_t k0 = 0; k0 < k; k0 += 16) {
+    const index_t end = std::min<index_t>(k, k0 + 16);
+    const auto add = [&](float& acc, const std::vector<float>& x, const std::vector<float>& y) {
+      for (index_t p = k0; p < end; ++p) acc += x[p] * y[p];
+    };
+    if (folded) {
+      double exact = 0.0;
+      for (index_t p = k0; p < end; ++p) exact += static_cast<double>(a.hi[p]) * static_cast<double>(b.hi[p]);
+      main += static_cast<float>(exact);
+      add(correction, a.hi, b.lo);
+      add(correction, a.lo, b.hi);
+    } else if (four) {
+      add(main, a.lo, b.lo);
+      add(main, a.lo, b.hi);
+      add(main, a.hi, b.lo);
+      add(main, a.hi, b.hi);
+    } else {
+      add(main, a.hi, b.hi);
+    }
+  }
+  float v = main + std::ldexp(correction, policy == PolicyId::emulated_fp32 ? -11 : 0);
+  v = std::ldexp(v, a.exponent + b.exponent);
+  return beta == 0.0f ? alpha * v : std::fmaf(alpha, v, beta * c);
+}
+
+// The host backend is the oracle the device kernels are checked against: every
+// entry must be its policy's documented sum (above) bit for bit, whatever the
+// transposes, in tiles with row and column tails (13 x 11 against 4 x 8
+// tiles) and a k-step tail (45 = 2 x 16 + 13). NativeFP32's products round, so
+// whether its multiply-adds fuse is the compiler's choice: the bound tests
+// cover it.
+TEST(HostGemmOrder, EveryEntryIsItsPolicysDocumentedSumBitForBit) {
+  for_each_policy([](auto tag) {
+    const PolicyId policy = policy_traits<decltype(tag)>::id;
+    if (policy == PolicyId::native_fp32) return;
+    for (char ta : {'N', 'T'})
+      for (char tb : {'N', 'T'})
+        for (float beta : {0.0f, -2.5f}) {
+          const test::GemmCase c{ta, tb, 13, 11, 45, -0.75f, beta, /*pad=*/2};
+          const std::uint64_t seed = test::fresh_seed();
+          SCOPED_TRACE(::testing::Message() << policy_name(policy) << " " << ta << tb << " beta " << beta << " seed "
+                                            << seed);
+          test::GemmInputs in = test::make_inputs(c, seed);
+          if (policy == PolicyId::emulated_fp32)
+            ASSERT_EQ(choose_emulation_path(range_verdict(in.args.a_rows()), range_verdict(in.args.b_cols())),
+                      EmulationPath::fp16_scaled);
+          std::vector<DocumentedPieces> a_rows, b_cols;
+          for (index_t i = 0; i < c.m; ++i) a_rows.push_back(documented_pieces(policy, in.args.a_rows(), i));
+          for (index_t j = 0; j < c.n; ++j) b_cols.push_back(documented_pieces(policy, in.args.b_cols(), j));
+          std::vector<float> want(static_cast<std::size_t>(c.m * c.n));
+          for (index_t j = 0; j < c.n; ++j)
+            for (index_t i = 0; i < c.m; ++i)
+              want[i + j * c.m] = documented_entry(policy, a_rows[i], b_cols[j], c.alpha, beta, in.c(i, j));
+          if (beta == 0.0f) test::poison(in.c);
+          test::run_on_host(tag, in.args, in.c.ptr());
+          int differ = 0;
+          for (index_t j = 0; j < c.n; ++j)
+            for (index_t i = 0; i < c.m; ++i)
+              if (!(in.c(i, j) == want[i + j * c.m]) && differ++ < 3)
+                ADD_FAILURE() << "C(" << i << "," << j << ") = " << in.c(i, j) << ", documented order gives "
+                              << want[i + j * c.m];
+          ASSERT_EQ(differ, 0) << differ << " of " << c.m * c.n << " entries differ";
+        }
+  });
 }
 
 // Normwise, EmulatedFP32 beats FP32 from modest depths up and is never far

@@ -126,6 +126,38 @@ TEST(PathSelection, AFewWideRowsStayOnTheFp16PathAndAreRecomputedInFloat64) {
   for (index_t i = 0; i < c.a.rows; ++i) EXPECT_EQ(out(i, 3), float64_entry(c, i, 3)) << "row " << i << ", column 3";
 }
 
+Matrix transposed(const Matrix& x) {
+  Matrix t(x.cols, x.rows);
+  for (index_t j = 0; j < x.cols; ++j)
+    for (index_t i = 0; i < x.rows; ++i) t(j, i) = x(i, j);
+  return t;
+}
+
+// The float64 recomputation reads op(A) and op(B) as the transposes say: the
+// same wide row and column as above, with A and B stored either way, alpha
+// and beta applied once to the recomputed entries.
+TEST(PathSelection, WideRowsAreRecomputedFromOpAAndOpBWhateverTheTransposes) {
+  PathCase c = uniform_case();
+  c.a(5, 7) = 1e-12f;
+  c.b(11, 3) = 1e-13f;
+  const index_t m = c.a.rows, n = c.b.cols, k = c.a.cols;
+  const Matrix at = transposed(c.a), bt = transposed(c.b), c0 = test::random_matrix(m, n, test::fresh_seed());
+  for (char ta : {'N', 'T'})
+    for (char tb : {'N', 'T'}) {
+      SCOPED_TRACE(::testing::Message() << ta << tb);
+      const Matrix& a = ta == 'N' ? c.a : at;
+      const Matrix& b = tb == 'N' ? c.b : bt;
+      EXPECT_EQ(emulated_fp32_path(ta, tb, m, n, k, a.ptr(), a.ld, b.ptr(), b.ld), EmulationPath::fp16_scaled);
+      Matrix out = c0;
+      gemm(EmulatedFP32{}, ta, tb, m, n, k, -0.75f, a.ptr(), a.ld, b.ptr(), b.ld, 2.5f, out.ptr(), m);
+      for (index_t j = 0; j < n; ++j)
+        for (index_t i = 0; i < m; ++i) {
+          if (i != 5 && j != 3) continue;
+          EXPECT_EQ(out(i, j), std::fmaf(-0.75f, float64_entry(c, i, j), 2.5f * c0(i, j))) << i << "," << j;
+        }
+    }
+}
+
 // EGEMM_LOG=debug names the host fallback's choice, and the rows it recomputes.
 TEST(PathSelection, TheDebugLogSaysWhichPathAndHowManyRowsAreRecomputed) {
   const index_t m = 40, n = 30, k = 50;

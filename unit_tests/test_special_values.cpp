@@ -8,6 +8,7 @@
 #include <random>
 
 #include "egemm/gemm.hpp"
+#include "egemm/path_selection.hpp"
 #include "egemm/reference.hpp"
 #include "support/gemm_check.hpp"
 
@@ -53,6 +54,8 @@ TEST(SpecialValues, InfAndNanPropagateAsInFp32ForEveryPolicy) {
     b(7, 3) = -inf;                // column 3: -Inf
     b(11, 5) = 0.0f;               // an exact zero meeting Inf: Inf * 0 = NaN as in FP32
     a(6, 11) = inf;
+    a(5, k - 1) = -inf;            // row 5 and column 1: their only special value in the last k (the tail)
+    b(k - 1, 1) = inf;
     Matrix c(m, n);
     test::poison(c);
     gemm(tag, 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
@@ -74,6 +77,36 @@ TEST(SpecialValues, NanInCWithBetaZeroDoesNotLeakButDoesWithBetaNonZero) {
   test::poison(c);
   gemm(EmulatedFP32{}, 'N', 'N', 5, 5, 5, 1.0f, a.ptr(), 5, b.ptr(), 5, 1.0f, c.ptr(), 5);
   for (float v : c.data) EXPECT_TRUE(std::isnan(v));
+}
+
+// EmulatedFP32's few wide rows (columns) are recomputed in float64 after the
+// gemm and its entries touching Inf or NaN in FP32: an entry that is both,
+// with beta != 0, must still be computed once, from the caller's C. Row 5 of
+// A is wide (a 2^-40 spread) and holds +Inf, column 3 of B is wide, column 6
+// holds -Inf: every entry in the class FP32 BLAS gives it, alpha AB + beta C.
+TEST(SpecialValues, InfInTheRecomputedWideRowsActsAsInFp32WithBeta) {
+  const index_t m = 20, n = 10, k = 30;
+  for (float beta : {-2.5f, 0.0f}) {
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(::testing::Message() << "beta " << beta << ", seed " << seed);
+    Matrix a = test::random_matrix(m, k, seed), b = test::random_matrix(k, n, seed + 1),
+           c = test::random_matrix(m, n, seed + 2);
+    a(5, 7) = 1e-12f;
+    a(5, 20) = inf;
+    b(11, 3) = 1e-13f;
+    b(4, 6) = -inf;
+    ASSERT_EQ(emulated_fp32_path('N', 'N', m, n, k, a.ptr(), m, b.ptr(), k), EmulationPath::fp16_scaled);
+    const Matrix c_before = c;
+    if (beta == 0.0f) test::poison(c);
+    gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.5f, a.ptr(), m, b.ptr(), k, beta, c.ptr(), m);
+    const GemmArgs fp32 = make_gemm_args("fp32", 'N', 'N', m, n, k, 1.0f, a.ptr(), m, b.ptr(), k, 0.0f, c.ptr(), m);
+    for (index_t j = 0; j < n; ++j)
+      for (index_t i = 0; i < m; ++i) {
+        const double ab = 1.5 * static_cast<double>(test::fp32_sum(fp32, i, j));
+        const double want = beta == 0.0f ? ab : ab + static_cast<double>(beta) * c_before(i, j);
+        expect_same_class(c(i, j), static_cast<float>(want), i, j, "EmulatedFP32");
+      }
+  }
 }
 
 // alpha or beta Inf or NaN, every policy, as FP32 BLAS: NaN alpha makes every

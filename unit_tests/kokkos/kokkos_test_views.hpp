@@ -58,7 +58,7 @@ struct Expected {
 };
 template <class Policy>
 Expected expected(char ta, char tb, float alpha, const Matrix& a, const Matrix& b, float beta, const Matrix& c) {
-  const index_t m = c.rows, n = c.cols, k = ta == 'N' ? a.cols : a.rows;
+  const index_t m = c.rows, n = c.cols, k = ta == 'N' || ta == 'n' ? a.cols : a.rows;
   const GemmArgs args =
       make_gemm_args("test", ta, tb, m, n, k, alpha, a.ptr(), a.ld, b.ptr(), b.ld, beta,
                      const_cast<float*>(c.ptr()), c.ld);  // the reference reads C only

@@ -25,8 +25,9 @@ void check_layouts(char ta, char tb, index_t m, index_t n, index_t k, float alph
   const std::uint64_t seed = test::fresh_seed();
   SCOPED_TRACE(::testing::Message() << policy_traits<Policy>::name << " " << ta << tb << " " << typeid(LA).name()
                                     << "/" << typeid(LB).name() << "/" << typeid(LC).name() << " seed " << seed);
-  TestView<LA> A(ta == 'N' ? m : k, ta == 'N' ? k : m, seed);
-  TestView<LB> B(tb == 'N' ? k : n, tb == 'N' ? n : k, seed + 1);
+  const bool na = ta == 'N' || ta == 'n', nb = tb == 'N' || tb == 'n';
+  TestView<LA> A(na ? m : k, na ? k : m, seed);
+  TestView<LB> B(nb ? k : n, nb ? n : k, seed + 1);
   TestView<LC> C(m, n, seed + 2);
   const test::Expected e = test::expected<Policy>(ta, tb, alpha, A.host, B.host, beta, C.host);
 
@@ -57,6 +58,18 @@ TEST_F(KokkosGemm, HalfEveryLayoutMixAndTranspose) { check_all_layouts<Half>(); 
 TEST_F(KokkosGemm, FullRangeTF32x3EveryLayoutMixAndTranspose) { check_all_layouts<FullRangeTF32x3>(); }
 TEST_F(KokkosGemm, NativeFP32EveryLayoutMixAndTranspose) { check_all_layouts<NativeFP32>(); }
 
+// Transposes in either case, and C (the conjugate transpose: a transpose for
+// real data), as make_gemm_args takes them, on column- and row-major C.
+TEST_F(KokkosGemm, LowerCaseAndConjugateTransposesAreAccepted) {
+  using L = Kokkos::LayoutLeft;
+  using R = Kokkos::LayoutRight;
+  for (char ta : {'n', 't', 'c', 'C'})
+    for (char tb : {'n', 't', 'c', 'C'}) {
+      check_layouts<EmulatedFP32, L, L, L>(ta, tb, 21, 13, 30, 1.0f, 0.5f);
+      check_layouts<EmulatedFP32, R, L, R>(ta, tb, 21, 13, 30, -1.0f, 0.0f);
+    }
+}
+
 TEST_F(KokkosGemm, NativeFP32IsTheStockGemm) {
   if (egemm::kokkos::routes_stock_gemm && egemm::kokkos::is_cuda_space_v<Space>)
     GTEST_SKIP() << "EGEMM_KOKKOS_GEMM_TPL routes the stock gemm to EGEMM here; test_kokkos_cuda.cpp checks that";
@@ -86,6 +99,42 @@ TEST_F(KokkosGemm, SubviewsWithAUnitStrideAreUsedInPlace) {
     }
 }
 
+// Rows r0.. and columns c0.. of `big`'s host copy, rows x cols.
+test::Matrix host_block(const test::Matrix& big, index_t r0, index_t c0, index_t rows, index_t cols) {
+  test::Matrix out(rows, cols);
+  for (index_t j = 0; j < cols; ++j)
+    for (index_t i = 0; i < rows; ++i) out(i, j) = big(r0 + i, c0 + j);
+  return out;
+}
+
+// The stride each View has, whatever its layout type: a LayoutLeft (LayoutRight)
+// subview keeps its parent's leading dimension, wider than its extent, and a
+// whole LayoutLeft (LayoutRight) View seen as LayoutStride has a leading
+// dimension exactly its extent.
+TEST_F(KokkosGemm, EveryLayoutTypeIsReadWithTheViewsOwnStride) {
+  using L = Kokkos::LayoutLeft;
+  using R = Kokkos::LayoutRight;
+  TestView<L> big_left(64, 40, test::fresh_seed());
+  TestView<R> big_right(40, 64, test::fresh_seed());
+  auto a_left = Kokkos::subview(big_left.view, Kokkos::make_pair(1, 51), Kokkos::make_pair(3, 33));   // 50 x 30
+  auto b_right = Kokkos::subview(big_right.view, Kokkos::make_pair(2, 32), Kokkos::make_pair(5, 15));  // 30 x 10
+  const test::Matrix a_host = host_block(big_left.host, 1, 3, 50, 30), b_host = host_block(big_right.host, 2, 5, 30, 10);
+  TestView<L> a_whole(50, 30, test::fresh_seed());
+  TestView<R> b_whole(30, 10, test::fresh_seed());
+  Kokkos::View<float**, Kokkos::LayoutStride, Space> a_tight = a_whole.view, b_tight = b_whole.view;
+  TestView<L> C(50, 10, test::fresh_seed());
+  const auto check = [&](const auto& A, const test::Matrix& ah, const auto& B, const test::Matrix& bh, const char* what) {
+    SCOPED_TRACE(what);
+    const test::Expected e = test::expected<EmulatedFP32>('N', 'N', 1.0f, ah, bh, 0.0f, C.host);
+    Kokkos::deep_copy(C.view, std::nanf(""));
+    KokkosBlas::gemm(Space{}, EmulatedFP32{}, "N", "N", 1.0f, A, B, 0.0f, C.view);
+    EXPECT_EQ(test::count_outside_bound(C.read_back(), e), 0);
+  };
+  check(a_left, a_host, b_right, b_host, "LayoutLeft and LayoutRight subviews");
+  check(a_tight, a_whole.host, b_tight, b_whole.host, "whole Views as LayoutStride");
+  check(a_left, a_host, b_tight, b_whole.host, "a LayoutLeft subview and a row-major LayoutStride View");
+}
+
 template <class F>
 void expect_rejected_leaving_c(F call, const std::string& needle) {
   TestView<Kokkos::LayoutLeft> C(8, 8, test::fresh_seed());
@@ -102,6 +151,15 @@ void expect_rejected_leaving_c(F call, const std::string& needle) {
 TEST_F(KokkosGemm, BadArgumentsThrowAndLeaveCUntouched) {
   TestView<Kokkos::LayoutLeft> A(8, 5, test::fresh_seed()), B(6, 8, test::fresh_seed());
   expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, A.view, B.view, 0.0f, C); },
+                            "extents do not match");
+  // op(A) with more rows than C, op(B) with more columns: never a slice of them.
+  TestView<Kokkos::LayoutLeft> A9(9, 5, test::fresh_seed()), B58(5, 8, test::fresh_seed()), A85(8, 5, test::fresh_seed()),
+      B59(5, 9, test::fresh_seed());
+  expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, A9.view, B58.view, 0.0f, C); },
+                            "extents do not match: op(A) is 9x5");
+  expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "N", "N", 1.0f, A85.view, B59.view, 0.0f, C); },
+                            "extents do not match");
+  expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "T", "N", 1.0f, A85.view, B58.view, 0.0f, C); },
                             "extents do not match");
   expect_rejected_leaving_c([&](auto C) { KokkosBlas::gemm(EmulatedFP32{}, "X", "N", 1.0f, A.view, B.view, 0.0f, C); },
                             "transA");
