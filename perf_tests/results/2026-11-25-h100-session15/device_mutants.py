@@ -1,0 +1,31 @@
+# Session 15's device-code mutants (runs 5-7): (name, file, old, new). Each old
+# must occur exactly once; build_device_mutants.sh builds one libegemm per mutant.
+# M11 was added for run 7 (M4 turned out to hit only the TF32 path's fold).
+MUTANTS = [
+ ("M1_split_lo_scale_2p10", "backends/cuda/split_panel.cuh",
+  "? 2048.0f : 1.0f;  // exact power-of-two scaling", "? 1024.0f : 1.0f;  // exact power-of-two scaling"),
+ ("M2_hopper_drops_lo_hi", "backends/cuda/sm90/warpgroup_accumulators.cuh",
+  "if constexpr (i > 0) {", "if constexpr (i == 1) {"),
+ ("M3_hopper_fold_rounds_toward_zero", "backends/cuda/sm90/warpgroup_accumulators.cuh",
+  "acc[0][v] = __fadd_rn(acc[0][v], step[v]);", "acc[0][v] = __fadd_rz(acc[0][v], step[v]);"),
+ ("M4_mma_sync_fold_rounds_toward_zero", "backends/cuda/fused_gemm_kernel.cuh",
+  "acc[main_acc][mi][ni][v] = __fadd_rn(acc[main_acc][mi][ni][v], step[mi][ni][v]);",
+  "acc[main_acc][mi][ni][v] = __fadd_rz(acc[main_acc][mi][ni][v], step[mi][ni][v]);"),
+ ("M5_stream_k_fixup_drops_last_slot", "backends/cuda/sm90/stream_k_partials.cuh",
+  "for (int slot = first + 1; slot <= last; ++slot) {", "for (int slot = first + 1; slot < last; ++slot) {"),
+ ("M6_special_pass_ignores_b_columns", "backends/cuda/special_values.cuh",
+  "if (!every_entry && ((a_nonfinite[i] | b_nonfinite[j]) & row_nonfinite) == 0) continue;",
+  "if (!every_entry && (a_nonfinite[i] & row_nonfinite) == 0) continue;"),
+ ("M7_wide_rows_summed_in_float", "backends/cuda/wide_rows.cuh",
+  "s = fma(static_cast<double>(a[p * a_step]), static_cast<double>(b[p * b_step]), s);",
+  "s = fmaf(a[p * a_step], b[p * b_step], static_cast<float>(s));"),
+ ("M8_tma_loads_hi_b_for_lo_b", "backends/cuda/sm90/tma_producer.cuh",
+  "tma_load_2d(ring.b(at.stage, piece), maps.b[piece],", "tma_load_2d(ring.b(at.stage, piece), maps.b[0],"),
+ ("M9_beta_zero_reads_c", "backends/cuda/strip_epilogue.cuh",
+  "  if (p.beta == 0.0f)\n    write_strip<false, Policy>", "  if (false)\n    write_strip<false, Policy>"),
+ ("M10_epilogue_ignores_column_exponent", "backends/cuda/strip_epilogue.cuh",
+  "const int exponent = rows.exponent[h] + col_exponent[b][w];", "const int exponent = rows.exponent[h];"),
+ ("M11_mma_sync_fp16_fold_rounds_toward_zero", "backends/cuda/fused_gemm_kernel.cuh",
+  "for (int v = 0; v < 4; ++v) acc[s][mi][ni][v] = __fadd_rn(acc[s][mi][ni][v], sum[v]);",
+  "for (int v = 0; v < 4; ++v) acc[s][mi][ni][v] = __fadd_rz(acc[s][mi][ni][v], sum[v]);"),
+]
