@@ -1,11 +1,12 @@
 #!/bin/bash
 # Builds libegemm once per device-code mutant (device_mutants.py) in the repository's build-dev,
-# keeps each stripped library in /tmp/mutdev/libs, restores backends/ after each (commit first).
+# (or only those named as arguments), keeps each stripped library in /tmp/mutdev/libs, restores backends/ after each (commit first).
 HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$HERE/../../.."  # the repository
 export PATH=$PATH:/usr/local/cuda/bin
 mkdir -p /tmp/mutdev/libs
-for name in $(python3 -c "import sys; sys.path.insert(0, '$HERE'); from device_mutants import MUTANTS; print(' '.join(m[0] for m in MUTANTS))"); do
+names=${*:-$(python3 -c "import sys; sys.path.insert(0, '$HERE'); from device_mutants import MUTANTS; print(' '.join(m[0] for m in MUTANTS))")}
+for name in $names; do
   python3 - "$name" "$HERE" <<'PY' || exit 1
 import sys; sys.path.insert(0, sys.argv[2]); from device_mutants import MUTANTS
 name = sys.argv[1]; m = [x for x in MUTANTS if x[0] == name][0]

@@ -1,6 +1,7 @@
 # Session 15's device-code mutants (runs 5-7): (name, file, old, new). Each old
 # must occur exactly once; build_device_mutants.sh builds one libegemm per mutant.
-# M11 was added for run 7 (M4 turned out to hit only the TF32 path's fold).
+# M11 was added for run 7 (M4 turned out to hit only the TF32 path's fold);
+# R1-R7, a second round for run 8, cover what M1-M11 did not touch.
 MUTANTS = [
  ("M1_split_lo_scale_2p10", "backends/cuda/split_panel.cuh",
   "? 2048.0f : 1.0f;  // exact power-of-two scaling", "? 1024.0f : 1.0f;  // exact power-of-two scaling"),
@@ -28,4 +29,20 @@ MUTANTS = [
  ("M11_mma_sync_fp16_fold_rounds_toward_zero", "backends/cuda/fused_gemm_kernel.cuh",
   "for (int v = 0; v < 4; ++v) acc[s][mi][ni][v] = __fadd_rn(acc[s][mi][ni][v], sum[v]);",
   "for (int v = 0; v < 4; ++v) acc[s][mi][ni][v] = __fadd_rz(acc[s][mi][ni][v], sum[v]);"),
+ ("R1_scale_c_reads_c_when_beta_is_zero", "backends/cuda/scale_c.cu",
+  "*p = beta == 0.0f ? 0.0f : beta * *p;", "*p = beta * *p;"),
+ ("R2_device_path_ignores_wide_rows", "backends/cuda/emulation_path.hpp",
+  "return choose_emulation_path((word & path_not_fp16_scaled) == 0, (word & path_not_tf32) == 0);",
+  "return choose_emulation_path(true, (word & path_not_tf32) == 0);"),
+ ("R3_cp_async_kernel_fold_rounds_toward_zero", "backends/cuda/wgmma/fused_gemm_sm90.cuh",
+  "main_acc[i] = __fadd_rn(main_acc[i], step[i]);", "main_acc[i] = __fadd_rz(main_acc[i], step[i]);"),
+ ("R4_hopper_tf32_loses_a_last_half_fold", "backends/cuda/sm90/warpgroup_accumulators.cuh",
+  "const bool fold = (kt + 1) % k_tiles_per_fold == 0 || kt + 1 == k_tiles;",
+  "const bool fold = (kt + 1) % k_tiles_per_fold == 0;"),
+ ("R5_emulation_never_pays", "backends/cuda/cuda_gemm.cu",
+  "return emulated_fp32_fills_the_gpu(kernel, m, n) &&", "return false && emulated_fp32_fills_the_gpu(kernel, m, n) &&"),
+ ("R6_stream_k_consumers_share_partials", "backends/cuda/sm90/stream_k_partials.cuh",
+  "* Tile::consumers + consumer);", "* Tile::consumers);"),
+ ("R7_split_never_resplits_listed_rows", "backends/cuda/split_kernels.cu",
+  "if (!Tf32 && row != listed) return;", "if (!Tf32) return;"),
 ]
