@@ -153,6 +153,24 @@ TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
     }
 }
 
+// TF32 pieces fold every two k-tiles of 32 values; a stream-K stretch may hold
+// an odd number of k-tiles, and then ends on a half fold that must still be
+// folded (a library that dropped it passed every other test: the fifteenth
+// session's run 8). A few slots (EGEMM_SM90_SLOTS) split many tiles' k-tiles
+// among them; several slot counts and depths give odd shares on any GPU.
+TEST(CudaFusedKernel, StreamKStretchesOfOddLengthFoldTheirLastTf32KTile) {
+  EGEMM_REQUIRE_GPU();
+  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
+  const test::ScopedEnv tail("EGEMM_SM90_STREAM_K", "1");
+  for (const char* slots : {"2", "3", "5", "7"}) {
+    SCOPED_TRACE(std::string("EGEMM_SM90_SLOTS=") + slots);
+    const test::ScopedEnv cap("EGEMM_SM90_SLOTS", slots);
+    test::check_device_gemm(FullRangeTF32x3{}, {'N', 'T', 300, 390, 1000, 1.0f, 0.0f, 0});
+    test::check_device_gemm(FullRangeTF32x3{}, {'T', 'N', 520, 260, 1100, -0.5f, 0.5f, 1});
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 // The stream-K tail (EGEMM_SM90_STREAM_K=1 forces it wherever a round is
 // partial): whole rounds plus a split rest (2300^2: 324 tiles, 162 pair tiles),
 // fewer tiles than slots (all split, several slots per tile), every policy's
