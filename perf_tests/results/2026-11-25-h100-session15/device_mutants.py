@@ -1,7 +1,9 @@
 # Session 15's device-code mutants (runs 5-7): (name, file, old, new). Each old
 # must occur exactly once; build_device_mutants.sh builds one libegemm per mutant.
 # M11 was added for run 7 (M4 turned out to hit only the TF32 path's fold);
-# R1-R7, a second round for run 8, cover what M1-M11 did not touch.
+# R1-R7, a second round for run 8, cover what M1-M11 did not touch; W1-W6, a
+# third for runs 10-11, the backend's host code (streams, capture, memory kinds,
+# resets, launches).
 MUTANTS = [
  ("M1_split_lo_scale_2p10", "backends/cuda/split_panel.cuh",
   "? 2048.0f : 1.0f;  // exact power-of-two scaling", "? 1024.0f : 1.0f;  // exact power-of-two scaling"),
@@ -45,4 +47,17 @@ MUTANTS = [
   "* Tile::consumers + consumer);", "* Tile::consumers);"),
  ("R7_split_never_resplits_listed_rows", "backends/cuda/split_kernels.cu",
   "if (!Tf32 && row != listed) return;", "if (!Tf32) return;"),
+ ("W1_cublas_runs_on_the_legacy_stream", "backends/cuda/cublas_native.cu",
+  "EGEMM_CUBLAS_CHECK(cublasSetStream(h, stream));", "EGEMM_CUBLAS_CHECK(cublasSetStream(h, nullptr));"),
+ ("W2_cublas_takes_op_a_for_op_b", "backends/cuda/cublas_native.cu",
+  "tb = to_cublas(g.trans_b);", "tb = to_cublas(g.trans_a);"),
+ ("W3_set_up_not_relaxed_under_capture", "backends/cuda/relaxed_capture.hpp",
+  "cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;", "cudaStreamCaptureMode mode_ = cudaStreamCaptureModeGlobal;"),
+ ("W4_page_locked_memory_taken_for_pageable", "backends/cuda/memory_kind.cu",
+  "case cudaMemoryTypeHost: return {Kind::pinned_host, -1, attr.devicePointer == p};", "case cudaMemoryTypeHost: return {};"),
+ ("W5_a_reset_goes_unnoticed", "backends/cuda/device_epoch.cu",
+  "  if (before != id) {\n", "  if (before == 0) {\n"),
+ ("W6_launch_status_ignored", "backends/cuda/dependent_launch.hpp",
+  "EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));",
+  "(void)cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);"),
 ]
