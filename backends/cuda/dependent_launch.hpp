@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/switches.hpp"
 
 namespace egemm::cuda {
 
@@ -63,7 +64,10 @@ void launch_kernel(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 bl
   cudaLaunchAttribute attribute{};
   config.numAttrs = dependent ? static_cast<unsigned>(dependent_launch_attribute(attribute)) : 0u;
   config.attrs = &attribute;
-  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+  const cudaError_t launched = switches().fault_this_launch()
+                                   ? cudaErrorLaunchFailure  // EGEMM_FAULT_LAUNCH: the error path's tests
+                                   : cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+  if (launched != cudaSuccess) throw_cuda_error(launched, "cudaLaunchKernelEx", __FILE__, __LINE__);
 }
 }  // namespace detail
 

@@ -71,6 +71,11 @@ bool Switches::sm90_c_through_tma() {
   return memo(sm90_c_through_tma_, [] { return !is("EGEMM_SM90_C_STORE", "registers"); });
 }
 
+bool Switches::fault_this_launch() {
+  const int n = memo(fault_launch_, [] { return bounded_number("EGEMM_FAULT_LAUNCH", 1, std::numeric_limits<int>::max()); });
+  return ++launches_ == n;
+}
+
 Switches& switches() {
   if (call_in_progress != nullptr) return *call_in_progress;
   thread_local Switches now;

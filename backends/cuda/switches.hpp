@@ -27,6 +27,10 @@ class Switches {
   StreamK sm90_stream_k();
   int sm90_group();            // EGEMM_SM90_GROUP: the raster's group (1..65535), 0 for the default
   bool sm90_c_through_tma();   // EGEMM_SM90_C_STORE=registers: false
+  // EGEMM_FAULT_LAUNCH=n: true for the call's n-th kernel launch, which then
+  // reports cudaErrorLaunchFailure instead of running (the tests of the error
+  // path: no other way makes a launch fail on demand). Counts the launches.
+  bool fault_this_launch();
 
  private:
   std::optional<bool> small_gemm_fallback_, sgemm_plans_, sm90_persistent_, sm90_c_through_tma_;
@@ -34,6 +38,8 @@ class Switches {
   std::optional<std::string> sm90_tile_;
   std::optional<int> sm90_cluster_, sm90_slots_, sm90_group_;
   std::optional<StreamK> sm90_stream_k_;
+  std::optional<int> fault_launch_;
+  int launches_ = 0;
 };
 
 // This thread's switches: those of the call in progress (a CallSwitches
