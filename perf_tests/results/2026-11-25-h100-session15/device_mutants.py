@@ -60,4 +60,7 @@ MUTANTS = [
  ("W6_launch_status_ignored", "backends/cuda/dependent_launch.hpp",
   "EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));",
   "(void)cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);"),
+ # W6 again on the library with EGEMM_FAULT_LAUNCH (the launch's status now in one variable):
+ ("W6b_launch_status_ignored", "backends/cuda/dependent_launch.hpp",
+  "if (launched != cudaSuccess) throw_cuda_error(", "if (false) throw_cuda_error("),
 ]
