@@ -37,6 +37,23 @@ TEST(CudaSwitches, ACallKeepsEachValueItRead) {
   EXPECT_EQ(switches().sm90_stream_k(), StreamK::never) << "outside a call each read is fresh";
 }
 
+// EGEMM_FAULT_LAUNCH=n faults the n-th launch of each call, counted from
+// the call's start; unset, none.
+TEST(CudaSwitches, FaultLaunchCountsTheCallsLaunches) {
+  {
+    const CallSwitches call;
+    for (int launch = 1; launch <= 4; ++launch) EXPECT_FALSE(switches().fault_this_launch()) << "unset";
+  }
+  const test::ScopedEnv third("EGEMM_FAULT_LAUNCH", "3");
+  for (int round = 0; round < 2; ++round) {  // each call counts from its own start
+    const CallSwitches call;
+    EXPECT_FALSE(switches().fault_this_launch());
+    EXPECT_FALSE(switches().fault_this_launch());
+    EXPECT_TRUE(switches().fault_this_launch());
+    EXPECT_FALSE(switches().fault_this_launch());
+  }
+}
+
 TEST(CudaSwitches, ValuesReadAsTheReadmeSays) {
   {
     const test::ScopedEnv v("EGEMM_SM90_KERNEL", "0");
