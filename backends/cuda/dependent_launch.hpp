@@ -64,10 +64,12 @@ void launch_kernel(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 bl
   cudaLaunchAttribute attribute{};
   config.numAttrs = dependent ? static_cast<unsigned>(dependent_launch_attribute(attribute)) : 0u;
   config.attrs = &attribute;
-  const cudaError_t launched = switches().fault_this_launch()
-                                   ? cudaErrorLaunchFailure  // EGEMM_FAULT_LAUNCH: the error path's tests
-                                   : cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
-  if (launched != cudaSuccess) throw_cuda_error(launched, "cudaLaunchKernelEx", __FILE__, __LINE__);
+  const bool faulted = switches().fault_this_launch();  // EGEMM_FAULT_LAUNCH: the error path's tests
+  const cudaError_t launched =
+      faulted ? cudaErrorLaunchFailure : cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+  if (launched != cudaSuccess)
+    throw_cuda_error(launched, faulted ? "cudaLaunchKernelEx (a failure EGEMM_FAULT_LAUNCH asked for)" : "cudaLaunchKernelEx",
+                     __FILE__, __LINE__);
 }
 }  // namespace detail
 

@@ -72,7 +72,7 @@ bool Switches::sm90_c_through_tma() {
 }
 
 bool Switches::fault_this_launch() {
-  const int n = memo(fault_launch_, [] { return bounded_number("EGEMM_FAULT_LAUNCH", 1, std::numeric_limits<int>::max()); });
+  const int n = memo(fault_launch_, [] { return bounded_number("EGEMM_FAULT_LAUNCH", 0, std::numeric_limits<int>::max()); });
   return ++launches_ == n;
 }
 

@@ -29,7 +29,8 @@ class Switches {
   bool sm90_c_through_tma();   // EGEMM_SM90_C_STORE=registers: false
   // EGEMM_FAULT_LAUNCH=n: true for the call's n-th kernel launch, which then
   // reports cudaErrorLaunchFailure instead of running (the tests of the error
-  // path: no other way makes a launch fail on demand). Counts the launches.
+  // path: no other way makes a launch fail on demand); 0 or unset: none.
+  // Counts the launches.
   bool fault_this_launch();
 
  private:

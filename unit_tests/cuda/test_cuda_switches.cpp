@@ -44,6 +44,11 @@ TEST(CudaSwitches, FaultLaunchCountsTheCallsLaunches) {
     const CallSwitches call;
     for (int launch = 1; launch <= 4; ++launch) EXPECT_FALSE(switches().fault_this_launch()) << "unset";
   }
+  for (const char* none : {"0", "-2", ""}) {
+    const test::ScopedEnv off("EGEMM_FAULT_LAUNCH", none);
+    const CallSwitches call;
+    for (int launch = 1; launch <= 4; ++launch) EXPECT_FALSE(switches().fault_this_launch()) << "'" << none << "'";
+  }
   const test::ScopedEnv third("EGEMM_FAULT_LAUNCH", "3");
   for (int round = 0; round < 2; ++round) {  // each call counts from its own start
     const CallSwitches call;
