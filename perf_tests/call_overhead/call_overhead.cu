@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
     check(cudaStreamSynchronize(stream), "sync");
     const egemm::bench::Errors e = problem.errors_of_c();
     std::printf("| %s | %.3e | %.0f |\n", method.name, e.rel_frobenius, e.nonfinite);
-    failures += e.nonfinite > 0 || !(e.rel_frobenius < 1e-5);  // FP32-level, or the call is broken
+    failures += e.nonfinite > 0 || !(e.rel_frobenius < egemm::bench::fp32_level_rel_frobenius);  // or the call is broken
   }
   cublasDestroy(handle);
   return failures == 0 ? 0 : 1;

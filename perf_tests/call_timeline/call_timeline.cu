@@ -101,9 +101,8 @@ struct Method {
   std::function<double(const Shape&)> error_bound;  // the most relative Frobenius error a correct call shows
 };
 
-// FP32-level: what call_overhead demands of SGEMM and the FP32-accurate tags
-// (measured up to 2.3e-6 at 16384^3 in the suite's runs).
-constexpr double fp32_error_bound = 1e-5;
+// FP32-level: what call_overhead demands of SGEMM and the FP32-accurate tags.
+constexpr double fp32_error_bound = egemm::bench::fp32_level_rel_frobenius;
 
 // A policy's bound on uniform [-1, 1) inputs, about 4x above what the suite
 // measures: FP32-level, or 4x its split's representation error (Half), or,
