@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cuda/fused_gemm.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/policy.hpp"
 #include "egemm/reference.hpp"
@@ -61,14 +62,19 @@ class DeviceBuffer {
   std::size_t count_;
 };
 
-// Sets an environment variable for one scope, restoring the old value after.
+// Sets an environment variable for one scope (a null value unsets it, so
+// the library makes its own choice whatever the test's caller exported),
+// restoring the old value after.
 class ScopedEnv {
  public:
   ScopedEnv(const char* name, const char* value) : name_(name) {
     const char* old = std::getenv(name);
     had_ = old != nullptr;
     if (had_) old_ = old;
-    ::setenv(name, value, 1);
+    if (value != nullptr)
+      ::setenv(name, value, 1);
+    else
+      ::unsetenv(name);
   }
   ~ScopedEnv() {
     if (had_)
@@ -82,6 +88,27 @@ class ScopedEnv {
   bool had_ = false;
   std::string old_;
 };
+
+// Whether EmulatedFP32's FP16 path runs the sm_90a TMA kernel here (an sm_90
+// GPU, a build holding sm_90a code, no EGEMM_SM90_KERNEL asking otherwise).
+inline bool hopper_kernel_runs_here() {
+  return cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) ==
+         cuda::FusedKernel::wgmma_tma_sm90;
+}
+
+// EGEMM_SM90_KERNEL values (for ScopedEnv) that pick each fused kernel this
+// GPU can run: unset (the library's choice) and, where that is the Hopper TMA
+// kernel, also "0" (the mma.sync kernel every other GPU runs) and "cp_async"
+// (the cp.async wgmma kernel).
+inline std::vector<const char*> each_fused_kernel_switch() {
+  const ScopedEnv library_choice("EGEMM_SM90_KERNEL", nullptr);
+  if (!hopper_kernel_runs_here()) return {nullptr};
+  return {nullptr, "0", "cp_async"};
+}
+
+inline std::string fused_kernel_switch_label(const char* value) {
+  return value != nullptr ? std::string("EGEMM_SM90_KERNEL=") + value : std::string("EGEMM_SM90_KERNEL unset");
+}
 
 // A non-blocking stream of the current device for one scope.
 class OwnedStream {

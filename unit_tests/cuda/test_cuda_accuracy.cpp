@@ -10,12 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "backends/cuda/fused_gemm.hpp"
 #include "device_support.hpp"
 
 namespace egemm {
@@ -32,18 +30,6 @@ double rel_frobenius(const std::vector<float>& c, const std::vector<double>& ref
     ref2 += ref[i] * ref[i];
   }
   return std::sqrt(err2 / ref2);
-}
-
-// EGEMM_SM90_KERNEL values that pick each fused kernel this GPU can run:
-// unset (the library's choice), and where that is the Hopper TMA kernel also
-// the mma.sync kernel ("0") and the cp.async wgmma kernel ("cp_async").
-std::vector<const char*> kernel_switches() {
-  std::vector<const char*> out{nullptr};
-  if (cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) == cuda::FusedKernel::wgmma_tma_sm90) {
-    out.push_back("0");
-    out.push_back("cp_async");
-  }
-  return out;
 }
 
 TEST(CudaAccuracy, EmulatedFP32NoWorseThanCublasSgemm) {
@@ -78,11 +64,10 @@ TEST(CudaAccuracy, EmulatedFP32NoWorseThanCublasSgemm) {
               "cublasSgemm");
     const double sgemm_error = rel_frobenius(dc.download(), ref);
 
-    for (const char* kernel : kernel_switches()) {
-      const std::string which = kernel == nullptr ? "its own kernel" : std::string("EGEMM_SM90_KERNEL=") + kernel;
+    for (const char* kernel : test::each_fused_kernel_switch()) {
+      const std::string which = test::fused_kernel_switch_label(kernel);
       SCOPED_TRACE(which);
-      std::unique_ptr<test::ScopedEnv> forced;
-      if (kernel != nullptr) forced = std::make_unique<test::ScopedEnv>("EGEMM_SM90_KERNEL", kernel);
+      const test::ScopedEnv forced("EGEMM_SM90_KERNEL", kernel);
       test::cuda_ok(cudaMemset(dc.get(), 0xFF, count * sizeof(float)), "poison C");  // NaN
       gemm(EmulatedFP32{}, 'N', 'N', size, size, size, 1.0f, da.get(), size, db.get(), size, 0.0f, dc.get(), size,
            nullptr);

@@ -19,9 +19,9 @@
 #include "backends/cuda/loaded_code.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/tensor_maps.hpp"
-#include "egemm/path_selection.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
 #include "device_support.hpp"
+#include "egemm/path_selection.hpp"
 
 namespace egemm {
 namespace {
@@ -127,16 +127,12 @@ TEST(CudaFusedKernel, PairedAndSingleBlocksStayWithinTheBound) {
   }
 }
 
-bool hopper_kernel_runs_here() {
-  return cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) == FusedKernel::wgmma_tma_sm90;
-}
-
 // Every tile the analytic model chooses from, forced by EGEMM_SM90_TILE, on
 // a product where persistent blocks take several tiles in turn (1536^2: 144
 // tiles of 128 x 128 for 132 SMs, 288 of the smaller ones) and on edges.
 TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
   EGEMM_REQUIRE_GPU();
-  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper tiles do not run here";
+  if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper tiles do not run here";
   std::printf("the model picks %s at 4096^3 and %s at 8192^3 on this GPU\n",
               cuda::hopper::emulated_fp32_tiles[cuda::hopper::emulated_fp32_tile(4096, 4096, 4096)].name,
               cuda::hopper::emulated_fp32_tiles[cuda::hopper::emulated_fp32_tile(8192, 8192, 8192)].name);
@@ -160,7 +156,7 @@ TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
 // among them; several slot counts and depths give odd shares on any GPU.
 TEST(CudaFusedKernel, StreamKStretchesOfOddLengthFoldTheirLastTf32KTile) {
   EGEMM_REQUIRE_GPU();
-  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
+  if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
   const test::ScopedEnv tail("EGEMM_SM90_STREAM_K", "1");
   for (const char* slots : {"2", "3", "5", "7"}) {
     SCOPED_TRACE(std::string("EGEMM_SM90_SLOTS=") + slots);
@@ -178,7 +174,7 @@ TEST(CudaFusedKernel, StreamKStretchesOfOddLengthFoldTheirLastTf32KTile) {
 // the slots' sums in a fixed order).
 TEST(CudaFusedKernel, StreamKTailStaysWithinTheBoundAndRepeatsBitForBit) {
   EGEMM_REQUIRE_GPU();
-  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
+  if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
   const test::ScopedEnv tail("EGEMM_SM90_STREAM_K", "1");
   test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 2300, 2300, 1100, 1.0f, 0.5f, 1});
   test::check_device_gemm(EmulatedFP32{}, {'T', 'T', 1000, 700, 3000, -0.5f, 0.0f, 0});
@@ -235,7 +231,7 @@ bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
 // C has the same bits whichever slot takes which tile, down to one slot.
 TEST(CudaFusedKernel, CappedPersistentGridWritesTheSameBits) {
   EGEMM_REQUIRE_GPU();
-  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
+  if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
   std::mt19937_64 gen(test::fresh_seed());
   const index_t m = 1500, n = 1300, k = 400;  // 12 x 11 tiles of 128 x 128: more than one round on few slots
   const test::Matrix a = test::random_matrix(m, k, gen()), b = test::random_matrix(n, k, gen()),
@@ -261,7 +257,7 @@ TEST(CudaFusedKernel, CappedPersistentGridWritesTheSameBits) {
 // beta = 0 over NaN, which must not leak in. And within the bound.
 TEST(CudaFusedKernel, StagedAndRegisterEpiloguesWriteTheSameBits) {
   EGEMM_REQUIRE_GPU();
-  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
+  if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
   std::mt19937_64 gen(test::fresh_seed());
   const index_t m = 1000, n = 700, k = 300, ldc = 1004;
   test::Matrix a = test::random_matrix(m, k, gen()), b = test::random_matrix(n, k, gen());
@@ -302,7 +298,7 @@ TEST(CudaFusedKernel, StagedAndRegisterEpiloguesWriteTheSameBits) {
 // A name that is not a tile is refused before C is touched.
 TEST(CudaFusedKernel, UnknownHopperTileIsRefusedAndCStaysUntouched) {
   EGEMM_REQUIRE_GPU();
-  if (!hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper tiles do not run here";
+  if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper tiles do not run here";
   const test::ScopedEnv forced("EGEMM_SM90_TILE", "256x256x9");
   const std::vector<float> host(64 * 64, 0.5f), poison(64 * 64, -7.0f);
   const test::DeviceBuffer<float> a(host), b(host), c(poison);

@@ -5,6 +5,8 @@
 // GPU (CI too).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "backends/cuda/switches.hpp"
 #include "device_support.hpp"
 
@@ -41,6 +43,7 @@ TEST(CudaSwitches, ACallKeepsEachValueItRead) {
 // the call's start; unset, none.
 TEST(CudaSwitches, FaultLaunchCountsTheCallsLaunches) {
   {
+    const test::ScopedEnv unset("EGEMM_FAULT_LAUNCH", nullptr);
     const CallSwitches call;
     for (int launch = 1; launch <= 4; ++launch) EXPECT_FALSE(switches().fault_this_launch()) << "unset";
   }
@@ -96,6 +99,18 @@ TEST(CudaSwitches, ValuesReadAsTheReadmeSays) {
     EXPECT_FALSE(switches().sm90_persistent());
     EXPECT_EQ(switches().sm90_cluster(), 1);
   }
+}
+
+// The tests' ScopedEnv with a null value runs its scope with the variable
+// unset (the library's own choice), whatever the caller exported.
+TEST(CudaSwitches, ScopedEnvWithoutAValueUnsetsForItsScope) {
+  const test::ScopedEnv exported("EGEMM_SM90_KERNEL", "0");
+  {
+    const test::ScopedEnv unset("EGEMM_SM90_KERNEL", nullptr);
+    EXPECT_EQ(std::getenv("EGEMM_SM90_KERNEL"), nullptr);
+    EXPECT_EQ(switches().sm90_kernel(), Sm90Kernel::model);
+  }
+  EXPECT_EQ(switches().sm90_kernel(), Sm90Kernel::mma_sync);
 }
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 
 #include "device_support.hpp"
@@ -36,9 +35,9 @@ TYPED_TEST_SUITE(CudaUnreadError, test::AllPolicyTypes, test::PolicyNames);
 TYPED_TEST(CudaUnreadError, IsNotTakenForTheCallsOwn) {
   EGEMM_REQUIRE_GPU();
   const test::ScopedEnv on_tensor_cores("EGEMM_SMALL_GEMM_FALLBACK", "0");
-  for (const char* kernel : {static_cast<const char*>(nullptr), "0", "cp_async"}) {
-    SCOPED_TRACE(std::string("EGEMM_SM90_KERNEL=") + (kernel != nullptr ? kernel : "(unset)"));
-    const auto which = kernel != nullptr ? std::make_unique<test::ScopedEnv>("EGEMM_SM90_KERNEL", kernel) : nullptr;
+  for (const char* kernel : test::each_fused_kernel_switch()) {
+    SCOPED_TRACE(test::fused_kernel_switch_label(kernel));
+    const test::ScopedEnv which("EGEMM_SM90_KERNEL", kernel);
     for (const float alpha : {0.75f, 0.0f}) {
       SCOPED_TRACE("alpha " + std::to_string(alpha));
       const test::GemmCase c{'N', 'T', 130, 97, 75, alpha, -1.5f, /*pad=*/2};
