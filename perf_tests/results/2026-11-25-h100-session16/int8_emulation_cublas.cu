@@ -22,11 +22,14 @@
 // call of 1.5 s more. Every method on the same inputs in one run; errors
 // against a cuBLAS float64 product.
 //   nvcc -O3 -std=c++17 -arch=sm_90 int8_emulation_cublas.cu -I<repo>/src -L<build>/src -legemm -lcublas
-//   int8_emulation_cublas [n=8192] [uniform|wide]
+//   int8_emulation_cublas [n=8192] [uniform|wide] [all|egemm] [k=n]
+// ("egemm": cuBLAS SGEMM and EGEMM's EmulatedFP32 only, m = n and the given k;
+// run 4 timed session 16's INT8 speed-experiment library that way).
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -167,9 +170,10 @@ double sustained_ms(const std::function<void()>& call) {
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 8192;
   const bool wide = argc > 2 && std::strcmp(argv[2], "wide") == 0;
-  const int m = n, k = n;
-  const std::size_t count = static_cast<std::size_t>(n) * n;
-  std::vector<float> a(count), b(count);  // a: op(A)^T (k x m), b: B (k x n), both column-major
+  const bool egemm_only = argc > 3 && std::strcmp(argv[3], "egemm") == 0;
+  const int m = n, k = argc > 4 ? std::atoi(argv[4]) : n;
+  const std::size_t count = static_cast<std::size_t>(n) * n, a_count = static_cast<std::size_t>(k) * m;
+  std::vector<float> a(a_count), b(a_count);  // a: op(A)^T (k x m), b: B (k x n), both column-major
   std::mt19937_64 gen(20261125);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f), mant(1.0f, 2.0f);
   std::uniform_int_distribution<int> ex(-16, 16);
@@ -180,12 +184,12 @@ int main(int argc, char** argv) {
 
   float *da, *db, *dc;
   double *da64, *db64, *dref;
-  CK(cudaMalloc(&da, count * 4)); CK(cudaMalloc(&db, count * 4)); CK(cudaMalloc(&dc, count * 4));
-  CK(cudaMalloc(&da64, count * 8)); CK(cudaMalloc(&db64, count * 8)); CK(cudaMalloc(&dref, count * 8));
-  CK(cudaMemcpy(da, a.data(), count * 4, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(db, b.data(), count * 4, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(da64, a64.data(), count * 8, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(db64, b64.data(), count * 8, cudaMemcpyHostToDevice));
+  CK(cudaMalloc(&da, a_count * 4)); CK(cudaMalloc(&db, a_count * 4)); CK(cudaMalloc(&dc, count * 4));
+  CK(cudaMalloc(&da64, a_count * 8)); CK(cudaMalloc(&db64, a_count * 8)); CK(cudaMalloc(&dref, count * 8));
+  CK(cudaMemcpy(da, a.data(), a_count * 4, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(db, b.data(), a_count * 4, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(da64, a64.data(), a_count * 8, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(db64, b64.data(), a_count * 8, cudaMemcpyHostToDevice));
   cublasHandle_t h;
   CB(cublasCreate(&h));
   const double one = 1.0, zero = 0.0;
@@ -194,14 +198,14 @@ int main(int argc, char** argv) {
   CK(cudaMemcpy(ref.data(), dref, count * 8, cudaMemcpyDeviceToHost));
   CK(cudaFree(da64)); CK(cudaFree(db64)); CK(cudaFree(dref));
 
-  const Int8Emulation int8(m, n, k);
+  const Int8Emulation int8(m, n, egemm_only ? 32 : k);  // unused with "egemm"
   // The FP16 counterpart: three cuBLAS FP16 gemms (FP32 accumulate) on pieces
   // of the same size, the products EmulatedFP32 issues, as vendor calls.
   __half *ha, *hb;
   float* hc;
-  CK(cudaMalloc(&ha, count * 2)); CK(cudaMalloc(&hb, count * 2)); CK(cudaMalloc(&hc, count * 4));
-  to_half<<<1024, 256>>>(da, count, ha);
-  to_half<<<1024, 256>>>(db, count, hb);
+  CK(cudaMalloc(&ha, a_count * 2)); CK(cudaMalloc(&hb, a_count * 2)); CK(cudaMalloc(&hc, count * 4));
+  to_half<<<1024, 256>>>(da, a_count, ha);
+  to_half<<<1024, 256>>>(db, a_count, hb);
   CK(cudaGetLastError());
   auto three_fp16 = [&] {
     const float one_f = 1.0f;
@@ -218,11 +222,12 @@ int main(int argc, char** argv) {
       {"  its 6 cuBLAS INT8 gemms alone", [&] { int8.products(h); }, false},
       {"3 cuBLAS FP16 gemms alone (EmulatedFP32's products as vendor calls)", three_fp16, false},
   };
-  std::printf("%s, %d^3, %s inputs\n\n", [] { static cudaDeviceProp p; CK(cudaGetDeviceProperties(&p, 0)); return p.name; }(),
-              n, wide ? "wide (2^-16..2^16)" : "uniform [-1, 1]");
+  std::printf("%s, %d x %d x %d, %s inputs\n\n", [] { static cudaDeviceProp p; CK(cudaGetDeviceProperties(&p, 0)); return p.name; }(),
+              m, n, k, wide ? "wide (2^-16..2^16)" : "uniform [-1, 1]");
   std::printf("| method | ms a call (sustained) | TFLOP/s | x SGEMM | rel. Frobenius error |\n|---|---:|---:|---:|---:|\n");
   double sgemm_ms = 0.0;
   for (const Method& mth : methods) {
+    if (egemm_only && &mth - methods >= 2) break;
     std::string error = "";
     if (mth.writes_c) {
       CK(cudaMemset(dc, 0xFF, count * 4));  // NaN: a method that skips an entry shows
