@@ -7,6 +7,9 @@ method in `label` (what perf_tests/bench_*.cu* set); error counters
 (rel_fro_err, max_abs_err, max_err_vs_sgemm, nonfinite) are used when present,
 and so are TFLOPs_rested and TFLOPs_sustained (the suite with
 EGEMM_SUITE_REGIMES=1): the table then gives both regimes beside the median.
+Benchmarks whose GPU was slowing down for heat or a hardware signal
+(thermal_slowdown = 1, the suite's NVML check) are marked in the table, and
+the table and stderr warn that their figures are not comparable.
 
   report.py results.json [more.json ...] --out DIR [--title TEXT]
 
@@ -61,6 +64,7 @@ def load_rows(paths):
                 "max_abs_err": b.get("max_abs_err"),
                 "max_err_vs_sgemm": b.get("max_err_vs_sgemm"),
                 "nonfinite": b.get("nonfinite"),
+                "thermal_slowdown": bool(b.get("thermal_slowdown")),
                 "source": path,  # ratios only against the SGEMM of the same run (file)
             }
             rows[(row["inputs"], row["method"], row["shape"])] = row
@@ -122,6 +126,13 @@ def write_table(rows, path, title):
             f.write(" For bench_kokkos runs, x SGEMM is against the stock KokkosBlas::gemm on the same float "
                     "Views (its row says which gemm that is).")
         f.write("\n\n")
+        hot = [r for r in rows if r["thermal_slowdown"]]
+        if hot:
+            warning = (f"the GPU was slowing down for heat or a hardware signal during {len(hot)} of these "
+                       f"{len(rows)} benchmarks (marked \"thermal slowdown\"): their figures, and ratios "
+                       "against them, are not comparable with other methods' or other runs'")
+            f.write(f"**Warning: {warning}.**\n\n")
+            print(f"report.py: warning: {warning}", file=sys.stderr)
         for inputs, shape in cases:
             f.write(f"## M={shape[0]} N={shape[1]} K={shape[2]} {shape_kind(shape)}, {INPUTS.get(inputs, inputs)}\n\n")
             extra_head = " rested TFLOP/s (x SGEMM) | sustained TFLOP/s (x SGEMM) |" if regimes else ""
@@ -141,7 +152,8 @@ def write_table(rows, path, title):
                              f" {regime_cell(r, 'tflops_sustained', base)} |")
                 # Errors are measured over the finite entries: with Inf/NaN in C they say so.
                 over = " (finite entries)" if (r["nonfinite"] or 0) > 0 else ""
-                f.write(f"| {m} | {r['tflops']:.3g} | {fmt(ratio, '.2f')} |{extra} {fmt(r['rel_fro_err'], '.2e')}{over} | "
+                name = f"{m} (thermal slowdown)" if r["thermal_slowdown"] else m
+                f.write(f"| {name} | {r['tflops']:.3g} | {fmt(ratio, '.2f')} |{extra} {fmt(r['rel_fro_err'], '.2e')}{over} | "
                         f"{fmt(r['max_abs_err'], '.2e')}{over} | {fmt(r['max_err_vs_sgemm'], '.2e')}{over} | "
                         f"{fmt(r['nonfinite'], '.0f')} |\n")
             f.write("\n")

@@ -17,7 +17,11 @@
 // read 5% above the power budget's 2 s streams), ~3.5 s more each.
 // Counters (what perf_tests/report.py reads): M, N, K, TFLOPs, rel_fro_err,
 // max_abs_err, max_err_vs_sgemm, nonfinite, and with the regimes
-// TFLOPs_rested and TFLOPs_sustained; the label is the method.
+// TFLOPs_rested and TFLOPs_sustained; where NVML answers, gpu_temperature_c
+// and thermal_slowdown (1 when the GPU was slowing down for heat or a
+// hardware signal as the timing ended: such figures are not comparable, and
+// the suite says so on stderr and report.py in its table); the label is the
+// method.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -30,10 +34,11 @@
 #include <vector>
 
 #include "check.hpp"
-#include "support/event_timing.hpp"
-#include "support/warm_up.hpp"
 #include "device_problem.hpp"
 #include "methods.hpp"
+#include "support/event_timing.hpp"
+#include "support/nvml_device.hpp"
+#include "support/warm_up.hpp"
 
 namespace egemm::bench {
 namespace {
@@ -44,6 +49,12 @@ struct Case {
 };
 
 const char* dist_name(Distribution d) { return d == Distribution::uniform ? "uniform" : "wide"; }
+
+// <distribution>/<method>/<M>x<N>x<K>, as registered and as the warnings name it.
+std::string benchmark_name(Distribution d, const std::string& method, const Shape& s) {
+  return std::string(dist_name(d)) + "/" + method + "/" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+         std::to_string(s.k);
+}
 
 bool regimes_requested() {
   const char* v = std::getenv("EGEMM_SUITE_REGIMES");
@@ -56,6 +67,33 @@ std::vector<Shape> suite_shapes() {
   for (int n : {1024, 2048, 4096, 8192}) out.push_back({n, n, 2 * n});      // (N, N, 2N)
   for (int n : {1024, 2048, 4096, 8192}) out.push_back({4 * n, n, n});      // (4N, N, N)
   return out;
+}
+
+// The GPU's NVML handle, opened once; null where NVML does not answer.
+const perf::NvmlDevice* nvml() {
+  static const std::unique_ptr<perf::NvmlDevice> gpu = []() -> std::unique_ptr<perf::NvmlDevice> {
+    int device = 0;
+    char bus[32] = {};
+    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetPCIBusId(bus, sizeof bus, device) != cudaSuccess)
+      return nullptr;
+    auto opened = std::make_unique<perf::NvmlDevice>(bus);
+    return opened->available() ? std::move(opened) : nullptr;
+  }();
+  return gpu.get();
+}
+
+// Whether the GPU is slowing down for heat or a hardware signal now (it
+// says so on stderr, naming the benchmark, when it is).
+bool slowed_down_for_heat(const std::string& benchmark) {
+  const perf::NvmlDevice* gpu = nvml();
+  if (gpu == nullptr) return false;
+  const unsigned long long reasons = gpu->clock_event_reasons();
+  if ((reasons & perf::kThermalOrHardwareSlowdown) == 0) return false;
+  std::fprintf(stderr,
+               "warning: %s: the GPU is slowing down for heat or a hardware signal (clock event reasons 0x%llx, "
+               "%d C): its figures are not comparable with other runs' or other methods'\n",
+               benchmark.c_str(), reasons, gpu->temperature_c());
+  return true;
 }
 
 // The inputs and methods of the case being run; rebuilt when the case changes,
@@ -121,6 +159,8 @@ void run_case(benchmark::State& state, Case c, std::string method_name) {
   std::vector<double> seconds(reps);
   for (int r = 0; r < reps; ++r) seconds[r] = timer.seconds([&] { method.run(p, r % p.sets(), stream); });
   const double median_s = perf::median_of(seconds);
+  const std::string benchmark = benchmark_name(c.dist, method_name, c.shape);
+  bool hot = slowed_down_for_heat(benchmark);
 
   for (auto _ : state) state.SetIterationTime(median_s);
   state.SetLabel(method_name);
@@ -141,6 +181,11 @@ void run_case(benchmark::State& state, Case c, std::string method_name) {
     const double sustained_s = perf::queued_seconds(next, one_second, one_second, stream);
     state.counters["TFLOPs_rested"] = flop / rested_s * 1e-12;
     state.counters["TFLOPs_sustained"] = flop / sustained_s * 1e-12;
+    hot = slowed_down_for_heat(benchmark) || hot;
+  }
+  if (const perf::NvmlDevice* gpu = nvml()) {
+    state.counters["gpu_temperature_c"] = gpu->temperature_c();
+    state.counters["thermal_slowdown"] = hot ? 1 : 0;
   }
 }
 
@@ -158,8 +203,7 @@ const bool registered = [] {
   for (Distribution d : {Distribution::uniform, Distribution::wide})
     for (const Shape& s : suite_shapes())
       for (const std::string& m : method_names()) {
-        const std::string name = std::string(dist_name(d)) + "/" + m + "/" + std::to_string(s.m) + "x" +
-                                 std::to_string(s.n) + "x" + std::to_string(s.k);
+        const std::string name = benchmark_name(d, m, s);
         benchmark::RegisterBenchmark(name.c_str(), run_case, Case{d, s}, m)
             ->UseManualTime()
             ->Iterations(1)

@@ -6,7 +6,7 @@
 //
 // Per shape, each piece runs in a stream of calls queued back to back (after
 // a warm-up stream) while a thread reads the GPU's energy counter and SM clock
-// (NVML, nvml_energy.hpp) every 20 ms: the idle GPU; a plain copy of the
+// (NVML, support/nvml_device.hpp) every 20 ms: the idle GPU; a plain copy of the
 // split's bytes (A and B read, 4 bytes an element written: the least that
 // moving them costs, so that what a leaner split could save shows); the split
 // alone; the gemm kernel alone on the split operands (the model's tile); the
@@ -35,8 +35,8 @@
 #include "backends/cuda/fused_gemm.hpp"
 #include "egemm/gemm.hpp"
 #include "gemm_suite/device_problem.hpp"
-#include "power_budget/nvml_energy.hpp"
 #include "sm90_tiles/device_rates.cuh"
+#include "support/nvml_device.hpp"
 #include "support/presplit.hpp"
 #include "support/shape_list.hpp"
 
@@ -85,7 +85,7 @@ struct Reading {
 // Reads (time, energy, clock) every 20 ms until stopped.
 class Sampler {
  public:
-  explicit Sampler(const egemm::perf::NvmlEnergy& nvml) : nvml_(nvml), thread_([this] { loop(); }) {}
+  explicit Sampler(const egemm::perf::NvmlDevice& nvml) : nvml_(nvml), thread_([this] { loop(); }) {}
   ~Sampler() { stop(); }
   void stop() {
     done_ = true;
@@ -115,7 +115,7 @@ class Sampler {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
-  const egemm::perf::NvmlEnergy& nvml_;
+  const egemm::perf::NvmlDevice& nvml_;
   std::vector<Sample> samples_;
   std::atomic<bool> done_{false};
   std::thread thread_;
@@ -123,7 +123,7 @@ class Sampler {
 
 // `call` queued back to back: ~0.3 s of warm-up calls (the power cap
 // reached), then ~`seconds` of timed calls with the sampler running.
-Reading stream_of(const std::function<void()>& call, double seconds, const egemm::perf::NvmlEnergy& nvml,
+Reading stream_of(const std::function<void()>& call, double seconds, const egemm::perf::NvmlDevice& nvml,
                   cudaStream_t stream) {
   const double one = egemm::perf::queued_seconds(call, 3, 1, stream);
   const int warmup = std::clamp(static_cast<int>(0.3 / one), 2, 20000);
@@ -138,7 +138,7 @@ Reading stream_of(const std::function<void()>& call, double seconds, const egemm
   return r;
 }
 
-Reading idle_for(double seconds, const egemm::perf::NvmlEnergy& nvml) {
+Reading idle_for(double seconds, const egemm::perf::NvmlDevice& nvml) {
   Sampler sampler(nvml);
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
   sampler.stop();
@@ -153,7 +153,7 @@ void print_row(const char* piece, const Reading& r) {
     std::printf("| %s | | %.0f | | %.0f |\n", piece, r.watts, r.sm_mhz);
 }
 
-void budget(Shape s, double seconds, const egemm::perf::NvmlEnergy& nvml, cublasHandle_t handle,
+void budget(Shape s, double seconds, const egemm::perf::NvmlDevice& nvml, cublasHandle_t handle,
             cudaStream_t stream) {
   const std::string name = egemm::perf::shape_text(s);
   std::fprintf(stderr, "%s: inputs and float64 reference...\n", name.c_str());
@@ -275,7 +275,7 @@ int main(int argc, char** argv) try {
   check(cudaGetDevice(&device), "cudaGetDevice");
   char bus[32] = {};
   check(cudaDeviceGetPCIBusId(bus, sizeof bus, device), "cudaDeviceGetPCIBusId");
-  const egemm::perf::NvmlEnergy nvml(bus);
+  const egemm::perf::NvmlDevice nvml(bus);
   if (!nvml.available()) {
     std::fprintf(stderr, "egemm_power_budget: NVML's energy counter is not available (libnvidia-ml.so.1, Volta+)\n");
     return 2;

@@ -1,8 +1,9 @@
-// The GPU's energy counter, SM clock and power limit through NVML, opened at
-// run time (dlopen of the driver's libnvidia-ml.so.1) so that building needs
-// no NVML headers or stubs. The few entry points are declared here with
-// NVML's stable C signatures; without the library every query reports "not
-// available" and the caller prints times only.
+// The GPU's energy counter, SM clock, power limit, temperature and the
+// reasons its clock is held down, through NVML, opened at run time (dlopen of
+// the driver's libnvidia-ml.so.1) so that building needs no NVML headers or
+// stubs. The few entry points are declared here with NVML's stable C
+// signatures; without the library every query reports "not available" and
+// the caller prints times only.
 #pragma once
 
 #include <dlfcn.h>
@@ -12,10 +13,10 @@
 
 namespace egemm::perf {
 
-class NvmlEnergy {
+class NvmlDevice {
  public:
   // The NVML device with this PCI bus id ("0000:xx:yy.z", cudaDeviceGetPCIBusId).
-  explicit NvmlEnergy(const std::string& pci_bus_id) {
+  explicit NvmlDevice(const std::string& pci_bus_id) {
     library_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (library_ == nullptr) return;
     init_ = reinterpret_cast<Status (*)()>(dlsym(library_, "nvmlInit_v2"));
@@ -25,18 +26,25 @@ class NvmlEnergy {
         dlsym(library_, "nvmlDeviceGetTotalEnergyConsumption"));
     clock_ = reinterpret_cast<Status (*)(Device, int, unsigned*)>(dlsym(library_, "nvmlDeviceGetClockInfo"));
     limit_ = reinterpret_cast<Status (*)(Device, unsigned*)>(dlsym(library_, "nvmlDeviceGetEnforcedPowerLimit"));
+    temperature_ = reinterpret_cast<Status (*)(Device, int, unsigned*)>(dlsym(library_, "nvmlDeviceGetTemperature"));
+    // Renamed from "throttle" to "event" reasons in CUDA 12.x's NVML; older drivers have only the first name.
+    reasons_ = reinterpret_cast<Status (*)(Device, unsigned long long*)>(
+        dlsym(library_, "nvmlDeviceGetCurrentClocksEventReasons"));
+    if (reasons_ == nullptr)
+      reasons_ = reinterpret_cast<Status (*)(Device, unsigned long long*)>(
+          dlsym(library_, "nvmlDeviceGetCurrentClocksThrottleReasons"));
     if (init_ == nullptr || shutdown_ == nullptr || by_bus_ == nullptr || energy_ == nullptr || clock_ == nullptr ||
         limit_ == nullptr || init_() != 0)
       return;
     initialised_ = true;
     ok_ = by_bus_(pci_bus_id.c_str(), &device_) == 0 && millijoules() >= 0;
   }
-  ~NvmlEnergy() {
+  ~NvmlDevice() {
     if (initialised_) (void)shutdown_();
     if (library_ != nullptr) dlclose(library_);
   }
-  NvmlEnergy(const NvmlEnergy&) = delete;
-  NvmlEnergy& operator=(const NvmlEnergy&) = delete;
+  NvmlDevice(const NvmlDevice&) = delete;
+  NvmlDevice& operator=(const NvmlDevice&) = delete;
 
   bool available() const { return ok_; }
   // Energy since the driver loaded, mJ (Volta and newer); -1 if unavailable.
@@ -54,6 +62,18 @@ class NvmlEnergy {
     unsigned mw = 0;
     return ok_ && limit_(device_, &mw) == 0 ? mw * 1e-3 : 0.0;
   }
+  // The GPU's temperature, degrees C; -1 if unavailable.
+  int temperature_c() const {
+    unsigned c = 0;
+    return ok_ && temperature_ != nullptr && temperature_(device_, /*NVML_TEMPERATURE_GPU*/ 0, &c) == 0
+               ? static_cast<int>(c)
+               : -1;
+  }
+  // Why the clock is below its maximum now (nvmlClocksEventReason* bits); 0 if unavailable.
+  unsigned long long clock_event_reasons() const {
+    unsigned long long bits = 0;
+    return ok_ && reasons_ != nullptr && reasons_(device_, &bits) == 0 ? bits : 0;
+  }
 
  private:
   using Status = int;  // nvmlReturn_t: 0 is NVML_SUCCESS
@@ -67,6 +87,15 @@ class NvmlEnergy {
   Status (*energy_)(Device, unsigned long long*) = nullptr;
   Status (*clock_)(Device, int, unsigned*) = nullptr;
   Status (*limit_)(Device, unsigned*) = nullptr;
+  Status (*temperature_)(Device, int, unsigned*) = nullptr;
+  Status (*reasons_)(Device, unsigned long long*) = nullptr;
 };
+
+// The clock-event reasons that mean the GPU is slowing down for heat or by
+// a hardware signal (HW slowdown 0x8, SW thermal 0x20, HW thermal 0x40, HW
+// power brake 0x80), not the power cap every large gemm runs at (0x4): a
+// board in that state runs every method slower by different amounts, so
+// its speed ratios say nothing about the methods.
+constexpr unsigned long long kThermalOrHardwareSlowdown = 0x8ull | 0x20ull | 0x40ull | 0x80ull;
 
 }  // namespace egemm::perf
