@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "egemm/gemm.hpp"
+#include "egemm/numerics/int8_digits.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
 #include "egemm/path_selection.hpp"
@@ -143,6 +144,28 @@ float documented_entry(PolicyId policy, const DocumentedPieces& a, const Documen
   return beta == 0.0f ? alpha * v : std::fmaf(alpha, v, beta * c);
 }
 
+// Int8Slices' entry as its policy comment states it, from the scaled
+// integers N rather than the oracle's three sums: sum_p (N_a N_b minus the
+// dropped digit products d1 d2' + d2 d1' (times 2^8) and d2 d2') exactly (a
+// 128-bit integer), times 2^(ea + eb - 46), rounded once to FP32.
+float documented_int8_entry(const OperandRows& a, index_t i, const OperandRows& b, index_t j, float alpha, float beta,
+                            float c) {
+  const auto exponent = [](const OperandRows& rows, index_t r) {
+    return numerics::int8_row_exponent(row_range(rows, r).max_abs);
+  };
+  const int ea = exponent(a, i), eb = exponent(b, j);
+  __int128 sum = 0;
+  for (index_t p = 0; p < a.depth; ++p) {
+    const std::int64_t na = numerics::int8_scaled_integer(a(i, p), ea), nb = numerics::int8_scaled_integer(b(j, p), eb);
+    const numerics::Int8Digits da = numerics::int8_digits_of(static_cast<std::int32_t>(na)),
+                               db = numerics::int8_digits_of(static_cast<std::int32_t>(nb));
+    EXPECT_EQ(na, da.d0 * 65536 + da.d1 * 256 + da.d2);
+    sum += na * nb - (da.d1 * db.d2 + da.d2 * db.d1) * 256 - da.d2 * db.d2;
+  }
+  const float v = static_cast<float>(std::ldexp(static_cast<double>(static_cast<std::int64_t>(sum)), ea + eb - 46));
+  return beta == 0.0f ? alpha * v : std::fmaf(alpha, v, beta * c);
+}
+
 // The host backend is the oracle the device kernels are checked against: every
 // entry must be its policy's documented sum (above) bit for bit, whatever the
 // transposes, in tiles with row and column tails (13 x 11 against 4 x 8
@@ -165,12 +188,15 @@ TEST(HostGemmOrder, EveryEntryIsItsPolicysDocumentedSumBitForBit) {
             ASSERT_EQ(choose_emulation_path(range_verdict(in.args.a_rows()), range_verdict(in.args.b_cols())),
                       EmulationPath::fp16_scaled);
           std::vector<DocumentedPieces> a_rows, b_cols;
-          for (index_t i = 0; i < c.m; ++i) a_rows.push_back(documented_pieces(policy, in.args.a_rows(), i));
-          for (index_t j = 0; j < c.n; ++j) b_cols.push_back(documented_pieces(policy, in.args.b_cols(), j));
+          const bool integer = policy == PolicyId::int8_slices;
+          for (index_t i = 0; i < c.m && !integer; ++i) a_rows.push_back(documented_pieces(policy, in.args.a_rows(), i));
+          for (index_t j = 0; j < c.n && !integer; ++j) b_cols.push_back(documented_pieces(policy, in.args.b_cols(), j));
           std::vector<float> want(static_cast<std::size_t>(c.m * c.n));
           for (index_t j = 0; j < c.n; ++j)
             for (index_t i = 0; i < c.m; ++i)
-              want[i + j * c.m] = documented_entry(policy, a_rows[i], b_cols[j], c.alpha, beta, in.c(i, j));
+              want[i + j * c.m] =
+                  integer ? documented_int8_entry(in.args.a_rows(), i, in.args.b_cols(), j, c.alpha, beta, in.c(i, j))
+                          : documented_entry(policy, a_rows[i], b_cols[j], c.alpha, beta, in.c(i, j));
           if (beta == 0.0f) test::poison(in.c);
           test::run_on_host(tag, in.args, in.c.ptr());
           int differ = 0;

@@ -26,12 +26,18 @@ TEST(PolicyTraits, EveryPolicyIsDescribedConsistently) {
     EXPECT_GE(t::products, 1);
     EXPECT_LE(t::products, t::pieces_per_operand * t::pieces_per_operand) << t::name;
     for (const ProductTerm& term : t::terms) {
-      EXPECT_TRUE(term.accumulator == 0 || term.accumulator == 1) << t::name;
-      if (t::pieces_per_operand == 1) EXPECT_TRUE(term.a == Piece::hi && term.b == Piece::hi) << t::name;
+      if (t::integer_sums)  // Int8Slices: sum s holds the digit products of weight 2^(-8 s)
+        EXPECT_EQ(term.accumulator, static_cast<int>(term.a) + static_cast<int>(term.b)) << t::name;
+      else
+        EXPECT_TRUE(term.accumulator == 0 || term.accumulator == 1) << t::name;
+      EXPECT_LT(static_cast<int>(term.a), t::pieces_per_operand) << t::name;
+      EXPECT_LT(static_cast<int>(term.b), t::pieces_per_operand) << t::name;
     }
     EXPECT_EQ(t::pieces_per_operand == 2, t::split == SplitRule::round || t::split == SplitRule::truncate ||
                                               t::split == SplitRule::round_scaled_lo || t::split == SplitRule::tf32)
         << t::name;
+    EXPECT_EQ(t::pieces_per_operand == 3, t::split == SplitRule::int8_digits) << t::name;
+    EXPECT_EQ(t::integer_sums, t::split == SplitRule::int8_digits) << t::name;
     EXPECT_EQ(t::lo_scale_log2 != 0, t::split == SplitRule::round_scaled_lo) << t::name;
   });
   EXPECT_EQ(count, static_cast<int>(std::tuple_size_v<all_policies>));
@@ -48,6 +54,20 @@ TEST(PolicyTraits, TheDefaultUsesThreeProductsAndTheFullExponentRange) {
   EXPECT_EQ(t::terms[0].b, Piece::hi);
   EXPECT_EQ(policy_traits<RoundSplit4>::products, 4);
   EXPECT_EQ(policy_traits<RoundSplit4>::max_abs_input, 65504.0f);
+}
+
+// Int8Slices keeps every digit pair of weight 2^-16 and above, once each.
+TEST(PolicyTraits, Int8SlicesKeepsTheDigitProductsOfWeightUpTo2) {
+  using t = policy_traits<Int8Slices>;
+  int per_weight[3] = {0, 0, 0};
+  for (const ProductTerm& term : t::terms) ++per_weight[term.accumulator];
+  EXPECT_EQ(per_weight[0], 1);
+  EXPECT_EQ(per_weight[1], 2);
+  EXPECT_EQ(per_weight[2], 3);
+  // Three products of two digits of at most 2^7 in magnitude (2^14) for each value of k fit an int32.
+  EXPECT_LE(3.0 * 16384.0 * static_cast<double>(int8_slices_max_depth), 2147483647.0);
+  EXPECT_GT(3.0 * 16384.0 * static_cast<double>(int8_slices_max_depth + 128), 2147483647.0);
+  EXPECT_EQ(int8_slices_max_depth % 128, 0) << "whole 128-value k-tiles";
 }
 
 }  // namespace

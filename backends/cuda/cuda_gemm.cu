@@ -74,7 +74,7 @@ struct SplitPair {
   std::uint32_t* verdict_blocks = nullptr;  // the path choice's blocks count themselves here
 };
 
-SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::size_t piece_bytes) {
+SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::size_t piece_bytes, index_t depth_multiple) {
   SplitPair s;
   s.a.rows = g.m;
   s.b.rows = g.n;
@@ -82,7 +82,7 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
   s.b.rows_pad = round_up(g.n, split_row_multiple);
   for (SplitOperand* op : {&s.a, &s.b}) {
     op->depth = g.k;
-    op->depth_pad = round_up(g.k, split_depth_multiple);
+    op->depth_pad = round_up(g.k, depth_multiple);
     for (int piece = 0; piece < pieces; ++piece)
       op->piece[piece] = carver.take<unsigned char>(static_cast<std::size_t>(op->rows_pad * op->depth_pad) * piece_bytes);
     op->exponent = carver.take<int>(static_cast<std::size_t>(op->rows_pad));
@@ -115,9 +115,11 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
                            PathReport* report = nullptr) {
   using traits = policy_traits<Policy>;
   constexpr bool selects_path = traits::id == PolicyId::emulated_fp32;
+  constexpr bool digits = traits::split == SplitRule::int8_digits;
   // A path-selecting call may split into TF32 (float) pieces: room for either form.
-  constexpr std::size_t piece_bytes = selects_path || traits::split == SplitRule::tf32 ? 4 : 2;
-  const SplitPair s = carve(scratch, g, traits::pieces_per_operand, piece_bytes);
+  constexpr std::size_t piece_bytes = digits ? 1 : selects_path || traits::split == SplitRule::tf32 ? 4 : 2;
+  const SplitPair s =
+      carve(scratch, g, traits::pieces_per_operand, piece_bytes, split_depth_multiple_for(traits::split));
   const std::uint32_t* path_word = selects_path ? s.path_word : nullptr;
   const bool enqueue = !scratch.measures_only();
 
@@ -126,6 +128,8 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
     if constexpr (selects_path) {
       launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.verdict_blocks, s.any_nonfinite,
                                  stream);
+    } else if constexpr (digits) {
+      launch_int8_slices_split(g.a_rows(), g.b_cols(), s.a, s.b, s.any_nonfinite, stream);
     } else {
       // Without scaling or a path to choose, the split only records the non-finite flags.
       static_assert(!traits::scales_rows_and_columns, "row scaling is EmulatedFP32's split");
@@ -192,16 +196,28 @@ bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
          model::emulation_pays(emulated_fp32_crossover_model(kernel), m, n, k);
 }
 
+namespace {
+void emulated_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
+  if (!emulated_fp32_on_tensor_cores(args.m, args.n, args.k)) {
+    log_debug([&] { return "cuda EmulatedFP32 " + describe(args) + " -> native_fp32 (the emulation cannot win here)"; });
+    return native_sgemm(args, stream);
+  }
+  emulated_gemm<EmulatedFP32>(args, stream);
+}
+}  // namespace
+
 void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream) {
   const CallSwitches call_switches;  // both passes of the launch sequence see the same EGEMM_* values
   require_tensor_cores(policy);
   switch (policy) {
-    case PolicyId::emulated_fp32:
-      if (!emulated_fp32_on_tensor_cores(args.m, args.n, args.k)) {
-        log_debug([&] { return "cuda EmulatedFP32 " + describe(args) + " -> native_fp32 (the emulation cannot win here)"; });
-        return native_sgemm(args, stream);
+    case PolicyId::emulated_fp32: return emulated_fp32_gemm(args, stream);
+    case PolicyId::int8_slices:
+      // Deeper than an exact int32 sum holds: EmulatedFP32, as the host backend does.
+      if (args.k > int8_slices_max_depth) {
+        log_debug([&] { return "cuda Int8Slices " + describe(args) + " -> EmulatedFP32 (k beyond int8_slices_max_depth)"; });
+        return emulated_fp32_gemm(args, stream);
       }
-      return emulated_gemm<EmulatedFP32>(args, stream);
+      return emulated_gemm<Int8Slices>(args, stream);
     case PolicyId::round_split4: return emulated_gemm<RoundSplit4>(args, stream);
     case PolicyId::truncate_split4: return emulated_gemm<TruncateSplit4>(args, stream);
     case PolicyId::half: return emulated_gemm<Half>(args, stream);

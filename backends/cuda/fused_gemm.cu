@@ -1,6 +1,6 @@
 // Instantiates and launches the fused gemm kernel: FP16 pieces for the
 // EmulatedFP32 (scaled), RoundSplit4, TruncateSplit4 and Half policies, TF32
-// pieces for the full-range path.
+// pieces for the full-range path, INT8 digits for Int8Slices.
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
@@ -29,7 +29,8 @@ void launch(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g, con
   allow_dynamic_smem(opted_in, kernel, smem_bytes);
 
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
-  static_assert(split_depth_multiple * sizeof(typename Format::storage) % Tile::row_bytes == 0, "k padding fits");
+  static_assert(split_depth_multiple_for(traits::split) * sizeof(typename Format::storage) % Tile::row_bytes == 0,
+                "k padding fits");
   const FusedGemmParams p = fused_gemm_params(a, b, g, path_word, path, Tile::bm, Tile::bn);
   const dim3 grid(static_cast<unsigned>(static_cast<index_t>(p.tiles_m) * p.tiles_n));
   launch_plain(kernel, grid, dim3(Tile::threads), smem_bytes, stream, p);
@@ -103,6 +104,7 @@ void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperan
     case PolicyId::truncate_split4:
       return launch<TruncateSplit4, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);
     case PolicyId::half: return launch<Half, Fp16Format, Fp16OnePieceTile>(a, b, g, path_word, path, stream);
+    case PolicyId::int8_slices: return launch<Int8Slices, Int8Format, Int8Tile>(a, b, g, path_word, path, stream);
     case PolicyId::native_fp32: break;
   }
   throw invalid_argument(std::string("egemm::cuda::launch_fused_gemm: no fused kernel for ") + policy_name(policy));

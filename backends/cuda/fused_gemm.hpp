@@ -16,8 +16,8 @@
 namespace egemm::cuda {
 
 struct FusedGemmParams {
-  const void* a[2];  // op(A) pieces, rows_pad x k_pad, k contiguous
-  const void* b[2];  // op(B)^T pieces, likewise
+  const void* a[max_pieces];  // op(A) pieces, rows_pad x k_pad, k contiguous
+  const void* b[max_pieces];  // op(B)^T pieces, likewise
   index_t k_pad;     // in elements
   const int* a_exponent;  // per row of op(A) / column of op(B): the split's power-of-two scale
   const int* b_exponent;

@@ -5,10 +5,12 @@
 //   epilogue     : combine accumulators, undo the row/column scaling, alpha/beta
 //                  (strip_epilogue.cuh, shared with the Hopper kernel)
 // The policy's traits decide the pieces, the terms, their accumulators and
-// the fold; the piece format (FP16 or TF32) decides the mma instruction.
+// the fold; the piece format (FP16 or TF32) decides the mma instruction
+// (Int8Slices: INT8 digits into exact int32 sums, warp_integer_sums.cuh).
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "backends/cuda/emulation_path.hpp"
@@ -17,48 +19,11 @@
 #include "backends/cuda/piece_format.hpp"
 #include "backends/cuda/smem_pipeline.hpp"
 #include "backends/cuda/strip_epilogue.cuh"
+#include "backends/cuda/warp_fragments.cuh"
+#include "backends/cuda/warp_integer_sums.cuh"
 #include "egemm/policy.hpp"
 
 namespace egemm::cuda {
-
-// Calls f(std::integral_constant<int, t>) for each product term t, so term
-// properties stay compile-time constants in device code.
-template <class F, int... T>
-__device__ __forceinline__ void for_each_term(F&& f, std::integer_sequence<int, T...>) {
-  (f(std::integral_constant<int, T>{}), ...);
-}
-
-template <class Policy, class Tile>
-struct WarpFragments {
-  static constexpr int pieces = policy_traits<Policy>::pieces_per_operand;
-  std::uint32_t a[pieces][Tile::m_frags][4];
-  std::uint32_t b[pieces][Tile::n_frags][2];
-
-  // The warp's A rows and B columns for mma step `step` (chunks 2 step, 2 step + 1)
-  // of a stage, each piece once: every product term then reads these registers.
-  __device__ __forceinline__ void load(unsigned char* smem, int stage, int step, int warp_row, int warp_col,
-                                       int lane) {
-    using Layout = StageLayout<Tile, pieces>;
-#pragma unroll
-    for (int piece = 0; piece < pieces; ++piece) {
-      const unsigned char* as = Layout::a(smem, stage, piece);
-      const unsigned char* bs = Layout::b(smem, stage, piece);
-#pragma unroll
-      for (int mi = 0; mi < Tile::m_frags; ++mi)  // lanes 0-15: rows 0-15 of the first chunk; 16-31: of the second
-        sm80::ldmatrix_x4(a[piece][mi], as + swizzled_offset(warp_row + mi * 16 + lane % 16, step * 2 + lane / 16));
-#pragma unroll
-      for (int nj = 0; nj < Tile::n_frags / 2; ++nj) {  // two n8 fragments per ldmatrix
-        std::uint32_t r[4];
-        const int row = warp_col + nj * 16 + (lane / 16) * 8 + lane % 8, chunk = step * 2 + (lane / 8) % 2;
-        sm80::ldmatrix_x4(r, bs + swizzled_offset(row, chunk));
-        b[piece][2 * nj][0] = r[0];
-        b[piece][2 * nj][1] = r[1];
-        b[piece][2 * nj + 1][0] = r[2];
-        b[piece][2 * nj + 1][1] = r[3];
-      }
-    }
-  }
-};
 
 template <class Policy, class Format, class Tile>
 struct WarpAccumulators {
@@ -167,9 +132,11 @@ struct MmaStrip {
   static constexpr int n8_blocks = Tile::n_frags;
   const Acc& acc;
   int mi;
-  __device__ __forceinline__ float main(int j, int h, int w) const { return acc.acc[0][mi][j][2 * h + w]; }
-  __device__ __forceinline__ float correction(int j, int h, int w) const {
-    return Acc::count > 1 ? acc.acc[Acc::count - 1][mi][j][2 * h + w] : 0.0f;
+  template <bool AllNormal>
+  __device__ __forceinline__ float entry(int j, int h, int w, int exponent) const {
+    const int v = 2 * h + w;
+    return combined_entry<Policy, AllNormal>(acc.acc[0][mi][j][v], Acc::count > 1 ? acc.acc[Acc::count - 1][mi][j][v] : 0.0f,
+                                             exponent);
   }
 };
 
@@ -201,7 +168,8 @@ template <class Policy, class Format, class Tile>
 __global__ void __launch_bounds__(Tile::threads, Tile::min_blocks_per_sm) fused_gemm_kernel(const FusedGemmParams p) {
   if (!path_selected(p.path_word, p.path)) return;  // EmulatedFP32 chose another path on the device
   using traits = policy_traits<Policy>;
-  using Accumulators = WarpAccumulators<Policy, Format, Tile>;
+  using Accumulators = std::conditional_t<traits::integer_sums, WarpIntegerSums<Policy, Tile>,
+                                          WarpAccumulators<Policy, Format, Tile>>;
   constexpr int pieces = traits::pieces_per_operand;
   extern __shared__ __align__(128) unsigned char smem[];
 

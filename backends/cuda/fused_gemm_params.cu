@@ -8,7 +8,7 @@ namespace egemm::cuda {
 FusedGemmParams fused_gemm_params(const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                                   const std::uint32_t* path_word, EmulationPath path, index_t bm, index_t bn) {
   FusedGemmParams p{};
-  for (int piece = 0; piece < 2; ++piece) {
+  for (int piece = 0; piece < max_pieces; ++piece) {
     p.a[piece] = a.piece[piece];
     p.b[piece] = b.piece[piece];
   }

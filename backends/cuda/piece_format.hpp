@@ -1,7 +1,7 @@
-// The two forms split pieces take on the device, and the tensor-core
-// instruction that multiplies each. Both store a 16x(16 bytes) fragment the
-// same way, so one ldmatrix/shared-memory scheme serves both: a 16-byte chunk
-// holds 8 FP16 or 4 TF32 values, and one mma consumes two chunks of k.
+// The forms split pieces take on the device, and the tensor-core instruction
+// that multiplies each. All store a 16x(16 bytes) fragment the same way, so
+// one ldmatrix/shared-memory scheme serves them: a 16-byte chunk holds 8
+// FP16, 4 TF32 or 16 INT8 values, and one mma consumes two chunks of k.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +27,13 @@ struct Tf32Format {
                                              const float (&c)[4]) {
     sm80::mma_tf32_f32(d, a, b, c);
   }
+};
+
+// Int8Slices' digits: mma.m16n8k32.s8 into int32 sums (warp_integer_sums.cuh
+// issues it; no FP32 accumulator to pass).
+struct Int8Format {
+  using storage = std::int8_t;
+  static constexpr int mma_k = 32;
 };
 
 // fold_k (16, the host oracle's k_step) and the wgmma kernel's wgmma_fold_k

@@ -10,6 +10,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/loaded_code.cu
   ${_cuda_dir}/device_facts.cu
   ${_cuda_dir}/split_kernels.cu
+  ${_cuda_dir}/int8_split.cu
   ${_cuda_dir}/fused_gemm_params.cu
   ${_cuda_dir}/fused_gemm.cu
   ${_cuda_dir}/wgmma/fused_gemm_sm90.cu
@@ -29,6 +30,7 @@ target_link_libraries(egemm PRIVATE CUDA::cudart CUDA::cublas CUDA::cublasLt)
 # fused gemm must not spill); -warn-spills makes a spill stand out.
 target_compile_options(egemm PRIVATE
   $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xptxas=-warn-spills -lineinfo>)
-set_source_files_properties(${_cuda_dir}/fused_gemm.cu ${_cuda_dir}/split_kernels.cu ${_cuda_dir}/sm90/fused_gemm_tma.cu
+set_source_files_properties(${_cuda_dir}/fused_gemm.cu ${_cuda_dir}/split_kernels.cu ${_cuda_dir}/int8_split.cu
+  ${_cuda_dir}/sm90/fused_gemm_tma.cu
   ${_cuda_dir}/sm90/tiles_128x128.cu ${_cuda_dir}/sm90/tiles_128x64.cu ${_cuda_dir}/sm90/tiles_64x128.cu
   PROPERTIES COMPILE_OPTIONS "-Xptxas=-v")

@@ -16,8 +16,11 @@
 
 namespace egemm::cuda {
 
+// The most pieces an operand is split into (Int8Slices' three digits).
+inline constexpr int max_pieces = 3;
+
 struct SplitOperand {
-  void* piece[2] = {nullptr, nullptr};  // hi, lo (lo unused by one-piece rules)
+  void* piece[max_pieces] = {nullptr, nullptr, nullptr};  // hi, lo, lowest (as many as the rule has)
   index_t rows = 0, depth = 0;          // the logical extent
   index_t rows_pad = 0, depth_pad = 0;  // the stored extent, in elements
   // Statistics words, zero on entry (split_stats_words of them, place_split_stats):
@@ -35,6 +38,12 @@ struct SplitOperand {
   std::uint32_t* panel_in_tf32 = nullptr;
   int* exponent = nullptr;                   // [rows_pad] the row was scaled by 2^-exponent before the split
 };
+
+// k is padded to a multiple of the kernels' k-tile: split_depth_multiple
+// values for FP16 and TF32 pieces, a 128-byte k-tile of Int8Slices' digits.
+inline constexpr index_t split_depth_multiple_for(SplitRule rule) {
+  return rule == SplitRule::int8_digits ? 128 : split_depth_multiple;
+}
 
 // The split's panels: 32 rows x 128 k, row panel after row panel.
 inline constexpr int split_panel_rows = 32;
@@ -116,5 +125,12 @@ void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, Split
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                                 const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* verdict_blocks,
                                 std::uint32_t* any_nonfinite, cudaStream_t stream);
+
+// Int8Slices' split of op(A) and op(B)^T into three digit pieces (1 byte an
+// element), two launches: each row's largest finite |x| and Inf/NaN flag
+// (statistics words and *any_nonfinite zero on entry), then the digits with
+// each row's exact exponent (int8_split.cu). Depths padded to the panel.
+void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
+                              const SplitOperand& b, std::uint32_t* any_nonfinite, cudaStream_t stream);
 
 }  // namespace egemm::cuda

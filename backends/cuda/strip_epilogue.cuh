@@ -5,8 +5,9 @@
 // column c0 + 8 j + 2 (l % 4) + w. A kernel hands its accumulators over as a
 // strip view:
 //   static constexpr int n8_blocks;                  // n8 blocks across the strip
-//   float main(int j, int h, int w) const;           // the main sum of entry (j, h, w)
-//   float correction(int j, int h, int w) const;     // its correction sum (0 without one)
+//   template <bool AllNormal>                        // entry (j, h, w): its sums combined and
+//   float entry(int j, int h, int w, int e) const;   // scaled by 2^e (AllNormal: a normal power)
+// (combined_entry for the FP32 sums, numerics::int8_combine for Int8Slices' integers).
 // Entries in a row or column with Inf/NaN are left to the special-value pass,
 // so it reads the caller's C, not ours.
 // The entries go to a sink: StoreToC writes them into C; the Hopper kernel's
@@ -34,6 +35,16 @@ struct StripRows {
   bool inside[2], written[2];
   int exponent[2];
 };
+
+// A main and a correction sum combined and scaled by 2^exponent
+// (combine_accumulators). AllNormal: 2^exponent is a normal power of two, so
+// the unscaling is one multiply, without the test for the out-of-line branch.
+template <class Policy, bool AllNormal>
+__device__ __forceinline__ float combined_entry(float main, float correction, int exponent) {
+  constexpr int lo_scale_log2 = policy_traits<Policy>::lo_scale_log2;
+  return AllNormal ? add_correction(main, correction, lo_scale_log2) * numerics::pow2_normal(exponent)
+                   : combine_accumulators(main, correction, lo_scale_log2, exponent);
+}
 
 // Entries straight into C, alpha/beta applied; those left to the
 // special-value pass are not touched.
@@ -66,14 +77,12 @@ __device__ __forceinline__ StripRows strip_rows(const FusedGemmParams& p, index_
 
 // The stores of one batch of n8 blocks (j0..j0 + Batch - 1). AllNormal: every
 // entry's exponent is a normal power of two (is_normal_pow2), so the
-// unscaling is one multiply (combine_accumulators' own result for such an
-// exponent, without the test for its out-of-line branch, whose call and
-// reconvergence per entry made the epilogue ~34 instructions an entry).
+// unscaling is one multiply (the out-of-line branch's test, with its call
+// and reconvergence per entry, had made the epilogue ~34 instructions an entry).
 template <bool ReadsC, bool AllNormal, int Batch, class Policy, class Strip, class Sink>
 __device__ __forceinline__ void write_batch(const Strip& strip, const FusedGemmParams& p, const StripRows& rows,
                                             index_t col0, int lane, int j0, const bool (&col_written)[Batch][2],
                                             const int (&col_exponent)[Batch][2], const Sink& sink) {
-  constexpr int lo_scale_log2 = policy_traits<Policy>::lo_scale_log2;
 #pragma unroll
   for (int b = 0; b < Batch; ++b)
 #pragma unroll
@@ -83,10 +92,7 @@ __device__ __forceinline__ void write_batch(const Strip& strip, const FusedGemmP
       float* c_col = p.c + (col_inside ? col : 0) * p.ldc;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const float main = strip.main(j0 + b, h, w), correction = strip.correction(j0 + b, h, w);
-        const int exponent = rows.exponent[h] + col_exponent[b][w];
-        const float v = AllNormal ? add_correction(main, correction, lo_scale_log2) * numerics::pow2_normal(exponent)
-                                  : combine_accumulators(main, correction, lo_scale_log2, exponent);
+        const float v = strip.template entry<AllNormal>(j0 + b, h, w, rows.exponent[h] + col_exponent[b][w]);
         sink.template put<ReadsC>(p, c_col + rows.row[h], v, col_written[b][w] && rows.written[h],
                                   col_inside && rows.inside[h], j0 + b, h, w);
       }

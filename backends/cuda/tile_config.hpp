@@ -50,6 +50,11 @@ using Fp16TwoAccumulatorTile = TileConfig<128, 64, 64, 32, 2, false, 2>;
 // k-step sum the fold needs across the two k8 mmas of a 16-wide k-step.
 using Tf32Tile = TileConfig<128, 64, 32, 32, 2, true>;
 
+// Int8Slices' three digit pieces (1 byte each, k-tiles of 128 values): 64x64
+// blocks of 4 warps (32x32 each: three int32 sums and the fragments of three
+// pieces), 2 stages of 48 KiB.
+using Int8Tile = TileConfig<64, 64, 32, 32, 2, false>;
+
 // Rows of op(A) and columns of op(B) are padded to this (a multiple of every tile's bm, bn).
 inline constexpr int split_row_multiple = 128;
 // k is padded to this many elements (a multiple of both formats' k-tile: 64 FP16, 32 TF32).

@@ -2,8 +2,10 @@
 
 #include <math.h>
 
+#include <algorithm>
 #include <vector>
 
+#include "backends/host/int8_slices_gemm.hpp"
 #include "backends/host/micro_kernel.hpp"
 #include "backends/host/packed_operand.hpp"
 #include "egemm/errors.hpp"
@@ -139,6 +141,23 @@ void run<EmulatedFP32>(const GemmArgs& g) {
     case EmulationPath::tf32_full_range: return run_split<FullRangeTF32x3>(g);
     case EmulationPath::native_fp32: return run_split<NativeFP32>(g);
   }
+}
+
+// Int8Slices: exact integer sums; deeper than an int32 sum holds exactly, EmulatedFP32.
+template <>
+void run<Int8Slices>(const GemmArgs& g) {
+  if (g.k > int8_slices_max_depth) {
+    log_debug([&] { return "host Int8Slices " + describe(g) + " -> EmulatedFP32 (k beyond int8_slices_max_depth)"; });
+    return run<EmulatedFP32>(g);
+  }
+  const NonfiniteLines special = int8_slices_gemm(g);
+  const bool any = std::find(special.a.begin(), special.a.end(), 1) != special.a.end() ||
+                   std::find(special.b.begin(), special.b.end(), 1) != special.b.end();
+  if (!any) return;
+#pragma omp parallel for schedule(static)
+  for (index_t j = 0; j < g.n; ++j)
+    for (index_t i = 0; i < g.m; ++i)
+      if (special.a[i] || special.b[j]) fp32_entry(g, i, j);
 }
 
 }  // namespace

@@ -43,12 +43,31 @@ struct NativeFP32 {};
 // when a row's dynamic range is too wide for its scaled FP16 pieces.
 struct FullRangeTF32x3 {};
 
-using all_policies = std::tuple<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32, FullRangeTF32x3>;
+// Integer slices (Ozaki's scheme on INT8 tensor cores): each row of A and
+// column of B scaled by a power of two so that its largest element fills 23
+// bits, rounded to an integer and cut into three signed 8-bit digits; six
+// INT8 products (the digit pairs of weight 2^-16 and above) summed exactly in
+// int32, one rounding at the end. INT8 tensor cores do twice the operations
+// of FP16 ones per clock and per joule. Accurate to about 2^-24 of each row's
+// largest element: better than FP32 on rows of similar magnitudes, worse on
+// rows whose elements spread over many powers of two (EmulatedFP32 keeps 22
+// bits of every element). Depths beyond int8_slices_max_depth run EmulatedFP32.
+struct Int8Slices {};
+
+using all_policies = std::tuple<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32, FullRangeTF32x3, Int8Slices>;
 
 
 // --- what a tag means ----------------------------------------------------------
 
-enum class PolicyId : std::uint8_t { emulated_fp32, round_split4, truncate_split4, half, native_fp32, full_range_tf32x3 };
+enum class PolicyId : std::uint8_t {
+  emulated_fp32,
+  round_split4,
+  truncate_split4,
+  half,
+  native_fp32,
+  full_range_tf32x3,
+  int8_slices
+};
 
 // How one FP32 value becomes its pieces.
 enum class SplitRule : std::uint8_t {
@@ -57,13 +76,15 @@ enum class SplitRule : std::uint8_t {
   round,           // hi = RN_fp16(x),  lo = RN_fp16(x - hi)           (paper)
   truncate,        // hi = RZ_fp16(x),  lo = RN_fp16(x - hi)           (Markidis)
   round_scaled_lo, // hi = RN_fp16(x),  lo = RN_fp16((x - hi) * 2^11)  (Ootomo)
-  tf32             // hi = RN_tf32(x),  lo = RN_tf32(x - hi)           (3xTF32)
+  tf32,            // hi = RN_tf32(x),  lo = RN_tf32(x - hi)           (3xTF32)
+  int8_digits      // N = RN(x * 2^(23 - e)) = hi 2^16 + lo 2^8 + lowest, signed 8-bit digits (Int8Slices)
 };
 
-enum class Piece : std::uint8_t { hi, lo };
+enum class Piece : std::uint8_t { hi, lo, lowest };  // lowest: the third digit (Int8Slices)
 
 // One tensor-core product of a piece of A with a piece of B, and the
-// accumulator it goes to (0: main, 1: correction, weighted by 2^-lo_scale_log2).
+// accumulator it goes to (0: main, 1: correction, weighted by 2^-lo_scale_log2;
+// Int8Slices: sum s weighted by 2^(-8 s)).
 struct ProductTerm {
   Piece a;
   Piece b;
@@ -80,6 +101,7 @@ inline constexpr int exact = -1000;  // log2 of an error term that does not exis
 // What most tags share; each specialisation below states only where it differs.
 struct traits_defaults {
   static constexpr bool emulated = true;
+  static constexpr bool integer_sums = false;  // int32 sums of integer digits (Int8Slices)
   static constexpr int lo_scale_log2 = 0;
   static constexpr bool fold_main_each_k_step = false;
   static constexpr bool scales_rows_and_columns = false;
@@ -185,6 +207,44 @@ struct policy_traits<FullRangeTF32x3> : detail::three_products_folded {
   static constexpr int absolute_floor_log2 = -137;  // small becomes TF32-subnormal near FP32's smallest normals
   static constexpr float max_abs_input = 0x1.ffcp127f;  // TF32's largest finite value
 };
+
+// Int8Slices: the digits of N = RN(x 2^(23 - e)), |N| <= int8_slices_max_scaled
+// (0x7F7F7F: every digit, the top one included, within [-127, 127] after
+// the two lower ones take [-128, 127]), e the row's exponent
+// (numerics/int8_digits.hpp). Sums of products of weight 2^-16 and above:
+// d0 d0 (sum 0), d0 d1 + d1 d0 (sum 1), d1 d1 + d0 d2 + d2 d0 (sum 2).
+// Three products of at most 2^14 per value of k: a sum stays an exact int32
+// up to int8_slices_max_depth values of k (a multiple of the 128-value k-tile).
+inline constexpr int int8_slices_max_scaled = 0x7F7F7F;
+inline constexpr long long int8_slices_max_depth = (0x7FFFFFFFLL / (3LL << 14)) / 128 * 128;  // 43648
+
+template <>
+struct policy_traits<Int8Slices> : detail::traits_defaults {
+  static constexpr PolicyId id = PolicyId::int8_slices;
+  static constexpr const char* name = "Int8Slices";
+  static constexpr const char* summary = "3 signed 8-bit digits a value, 6 INT8 products, exact int32 sums, row/col scaling";
+  static constexpr SplitRule split = SplitRule::int8_digits;
+  static constexpr bool integer_sums = true;
+  static constexpr int pieces_per_operand = 3;
+  static constexpr int products = 6;
+  static constexpr ProductTerm terms[products] = {{Piece::hi, Piece::hi, 0},     {Piece::hi, Piece::lo, 1},
+                                                   {Piece::lo, Piece::hi, 1},     {Piece::lo, Piece::lo, 2},
+                                                   {Piece::hi, Piece::lowest, 2}, {Piece::lowest, Piece::hi, 2}};
+  static constexpr int digit_bits = 8;  // sum s weighs 2^(-digit_bits s)
+  static constexpr bool scales_rows_and_columns = true;
+  static constexpr int representation_error_log2 = detail::exact;  // the error is absolute, below
+  static constexpr int absolute_floor_log2 = -24;  // |x - N 2^(e - 23)| <= 2^(e - 24), 2^e above the row's maximum
+  static constexpr float max_abs_input = std::numeric_limits<float>::max();
+};
+
+// Whether term i of Traits is the first to write its accumulator (where a
+// tensor-core sum starts afresh instead of adding to the old value).
+template <class Traits>
+constexpr bool starts_accumulator(int i) {
+  for (int j = 0; j < i; ++j)
+    if (Traits::terms[j].accumulator == Traits::terms[i].accumulator) return false;
+  return true;
+}
 
 template <class T, class = void>
 struct is_policy : std::false_type {};

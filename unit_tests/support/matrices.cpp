@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "backends/cuda/fold_length.hpp"
+#include "egemm/numerics/int8_digits.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/path_selection.hpp"
 
@@ -48,13 +49,15 @@ struct SplitModel {
   bool scaled;
   int products;
   bool fold;
+  bool integer;  // Int8Slices: exact sums, digit products below 2^-16 dropped
 };
 
 template <class Policy>
 SplitModel model_of() {
   using t = policy_traits<Policy>;
   return {std::ldexp(1.0, t::representation_error_log2), static_cast<double>(t::absolute_floor_log2), 0x1p-11,
-          t::dropped_product_log2 > detail::exact, t::scales_rows_and_columns, t::products, t::fold_main_each_k_step};
+          t::dropped_product_log2 > detail::exact, t::scales_rows_and_columns, t::products, t::fold_main_each_k_step,
+          t::integer_sums};
 }
 
 SplitModel model_of(PolicyId id) {
@@ -67,10 +70,11 @@ SplitModel model_of(PolicyId id) {
 }
 
 // The power of two each row of `rows` is scaled by (0 when the policy does not scale).
-std::vector<int> row_exponents(const OperandRows& rows, bool scaled) {
+std::vector<int> row_exponents(const OperandRows& rows, const SplitModel& s) {
   std::vector<int> e(static_cast<std::size_t>(rows.rows), 0);
-  if (!scaled) return e;
-  for (index_t r = 0; r < rows.rows; ++r) e[r] = emulated_fp32_row_exponent(rows, r);
+  if (!s.scaled) return e;
+  for (index_t r = 0; r < rows.rows; ++r)
+    e[r] = s.integer ? numerics::int8_row_exponent(row_range(rows, r).max_abs) : emulated_fp32_row_exponent(rows, r);
   return e;
 }
 
@@ -90,7 +94,7 @@ PolicyId effective_policy(PolicyId policy, const GemmArgs& g) {
 std::vector<double> error_bound(PolicyId policy, const GemmArgs& g, const std::vector<float>& c_before) {
   const SplitModel s = model_of(effective_policy(policy, g));
   const OperandRows a = g.a_rows(), b = g.b_cols();
-  const std::vector<int> ea = row_exponents(a, s.scaled), eb = row_exponents(b, s.scaled);
+  const std::vector<int> ea = row_exponents(a, s), eb = row_exponents(b, s);
   const double u = accumulation_unit;
   // Adds an entry's accumulation path can round: k per running term, or (folded)
   // the f values of one fold inside the tensor core plus one RN add per fold;
@@ -101,7 +105,7 @@ std::vector<double> error_bound(PolicyId policy, const GemmArgs& g, const std::v
   const double k = static_cast<double>(g.k);
   double fold_adds = 0.0;
   for (int f : cuda::fold_lengths) fold_adds = std::max(fold_adds, f + std::ceil(k / f));
-  const double main_adds = s.fold ? fold_adds : s.products * k;
+  const double main_adds = s.integer ? 0.0 : s.fold ? fold_adds : s.products * k;  // integer sums are exact
   const double gamma = u * (main_adds + (s.fold ? 2.0 * k * 0x1p-10 : 0.0)) * 1.01;
 
   std::vector<double> bound(static_cast<std::size_t>(g.m * g.n));
@@ -120,10 +124,13 @@ std::vector<double> error_bound(PolicyId policy, const GemmArgs& g, const std::v
         const double dx = s.rel * x + fa, dy = s.rel * y + fb;
         repr += dx * y + (x + dx) * dy;
         if (s.drops_lo_lo) repr += (s.lo_rel * x + lfa) * (s.lo_rel * y + lfb);
+        // Int8Slices drops d1 d2' + d2 d1' (weight 2^-24) and d2 d2' (2^-32) of digits of at most 2^7:
+        // (2^23 + 2^14) 2^(ea + eb - 46).
+        if (s.integer) repr += std::ldexp(1.0 + 0x1p-9, ea[i] + eb[j] - 23);
         sum_abs += x * y;
       }
       const double alpha = std::fabs(static_cast<double>(g.alpha));
-      double e = alpha * (repr + (gamma + 3.0 * u) * sum_abs * 1.01);
+      double e = alpha * (repr * (1.0 + u) + (gamma + 3.0 * u) * sum_abs * 1.01);
       if (g.beta != 0.0f) e += 2.0 * u * std::fabs(static_cast<double>(g.beta) * c_before[g.c_offset(i, j)]);
       bound[i + j * g.m] = e + std::numeric_limits<float>::denorm_min();
     }

@@ -7,12 +7,14 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/sm90/mbarrier.hpp"
 #include "backends/cuda/sm90/stage_ring.cuh"
 #include "backends/cuda/sm90/tma.hpp"
 #include "backends/cuda/sm90/warpgroup_accumulators.cuh"
+#include "backends/cuda/sm90/warpgroup_integer_sums.cuh"
 #include "backends/cuda/strip_epilogue.cuh"
 #include "egemm/model/hopper_tiles.hpp"
 #include "egemm/numerics/epilogue.hpp"
@@ -44,6 +46,18 @@ __device__ __forceinline__ void epilogue(const WarpgroupAccumulators<Policy, Til
                                          index_t row0, index_t col0, int thread, const Sink& sink = Sink{}) {
   write_strip<Policy>(WgmmaStrip<Policy, Tile>{acc}, p, row0 + thread / 32 * 16, col0, thread % 32, sink);
 }
+template <class Policy, class Tile, class Sink = StoreToC>
+__device__ __forceinline__ void epilogue(WarpgroupIntegerSums<Policy, Tile>& sums, const FusedGemmParams& p,
+                                         index_t row0, index_t col0, int thread, const Sink& sink = Sink{}) {
+  sums.fold_to_exact();
+  write_strip<Policy>(WgmmaIntegerStrip<Policy, Tile>{sums}, p, row0 + thread / 32 * 16, col0, thread % 32, sink);
+}
+
+// A consumer warpgroup's sums: FP32 accumulators with the fold, or exact
+// integer sums (Int8Slices).
+template <class Policy, class Tile>
+using ConsumerSums = std::conditional_t<policy_traits<Policy>::integer_sums, WarpgroupIntegerSums<Policy, Tile>,
+                                        WarpgroupAccumulators<Policy, Tile>>;
 
 // Consumer warpgroup c's own barrier (named barrier 1 + c).
 __device__ __forceinline__ void consumer_sync(int consumer) {

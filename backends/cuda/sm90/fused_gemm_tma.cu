@@ -25,11 +25,13 @@ constexpr int cmin(int a, int b) { return a < b ? a : b; }
 
 // The other policies' tile: 128 x 128 blocks, one per SM, as many stages as
 // fit 227 KiB beside the epilogue's buffers (3 with two pieces, 6 with one:
-// Half); TF32 pieces for FullRangeTF32x3.
+// Half, 2 with three: Int8Slices); TF32 pieces for FullRangeTF32x3, INT8
+// digits for Int8Slices.
 template <class Policy, int Cluster>
 struct DefaultTile {
   static constexpr int pieces = policy_traits<Policy>::pieces_per_operand;
-  static constexpr int element_bytes = policy_traits<Policy>::split == SplitRule::tf32 ? 4 : 2;
+  static constexpr SplitRule split = policy_traits<Policy>::split;
+  static constexpr int element_bytes = split == SplitRule::tf32 ? 4 : split == SplitRule::int8_digits ? 1 : 2;
   static constexpr model::HopperTile shape{"", 128, 128, 2, 1};
   static constexpr int stages = cmin(8, (227 * 1024 - model::hopper_smem_alignment - model::epilogue_bytes(shape) - 16 * 8) /
                                             model::stage_bytes(shape, pieces));
@@ -92,7 +94,8 @@ bool tma_kernel_runs(PolicyId policy) {
     case PolicyId::round_split4:
     case PolicyId::truncate_split4:
     case PolicyId::half:
-    case PolicyId::full_range_tf32x3: return !forced_off() && device_runs_sm90a();
+    case PolicyId::full_range_tf32x3:
+    case PolicyId::int8_slices: return !forced_off() && device_runs_sm90a();
     case PolicyId::native_fp32: break;
   }
   return false;
@@ -109,6 +112,7 @@ void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOp
     case PolicyId::truncate_split4: return launch<TruncateSplit4>(l);
     case PolicyId::half: return launch<Half>(l);
     case PolicyId::full_range_tf32x3: return launch<FullRangeTF32x3>(l);
+    case PolicyId::int8_slices: return launch<Int8Slices>(l);
     case PolicyId::native_fp32: break;
   }
   throw invalid_argument(std::string("egemm::cuda::launch_fused_gemm_tma: no wgmma kernel for ") +

@@ -7,6 +7,8 @@
 //   producer              tma_producer.cuh: one thread of warpgroup 0 streams k-tiles in by TMA
 //   WarpgroupAccumulators warpgroup_accumulators.cuh: a consumer warpgroup's 64 x bn part of C,
 //                         every product term as wgmmas from shared memory, the per-k-tile fold
+//                         (WarpgroupIntegerSums, warpgroup_integer_sums.cuh: Int8Slices' exact
+//                         int32 sums of INT8 digit products)
 //   epilogue              consumer_epilogue.cuh: combine accumulators, undo the scaling,
 //                         alpha/beta (strip_epilogue.cuh, shared with the mma.sync kernel),
 //                         staged 32 columns at a time in shared memory and stored by TMA
@@ -16,7 +18,7 @@
 //                         stream_k_fixup_kernel (egemm/model/stream_k_tail.hpp)
 // This file composes them into the kernel. The same policy traits as the
 // mma.sync kernel (fused_gemm_kernel.cuh) decide pieces, terms, accumulators
-// and the fold; FP16 or TF32 pieces (the staged C epilogue with FP16 pieces only).
+// and the fold; FP16, TF32 or INT8 pieces (the staged C epilogue with FP16 pieces only).
 #pragma once
 
 #include <cuda.h>
@@ -41,7 +43,8 @@ namespace egemm::cuda::hopper {
 template <class Policy, class Tile>
 __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     tma_wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_hi, const __grid_constant__ CUtensorMap a_lo,
-                           const __grid_constant__ CUtensorMap b_hi, const __grid_constant__ CUtensorMap b_lo,
+                           const __grid_constant__ CUtensorMap a_lowest, const __grid_constant__ CUtensorMap b_hi,
+                           const __grid_constant__ CUtensorMap b_lo, const __grid_constant__ CUtensorMap b_lowest,
                            const __grid_constant__ CUtensorMap c_map, const FusedGemmParams p, const StreamKArgs sk) {
   // Only the sm_90a pass has wgmma/setmaxnreg; the sm_80 pass compiles an
   // empty body that the host never launches (fused_gemm_tma.cu checks the
@@ -67,7 +70,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     }
     mbarrier_init_fence();
   }
-  const PieceMaps maps{{&a_hi, &a_lo}, {&b_hi, &b_lo}};
+  const PieceMaps maps{{&a_hi, &a_lo, &a_lowest}, {&b_hi, &b_lo, &b_lowest}};
   if (threadIdx.x == 32) {
     for (int piece = 0; piece < Tile::pieces; ++piece) {
       tma_prefetch_descriptor(maps.a[piece]);
@@ -91,7 +94,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   }
   setmaxnreg_inc<Tile::consumer_registers>();
   const int consumer = warpgroup - 1;
-  WarpgroupAccumulators<Policy, Tile> acc;
+  ConsumerSums<Policy, Tile> acc;
   RingCursor at;
   for (auto s = schedule.first(k_tiles); s.k_begin < s.k_end; s = schedule.next(s, k_tiles)) {
     acc.zero_main();
@@ -102,9 +105,9 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
     int previous = 0;
     for (int kt = s.k_begin; kt < s.k_end; ++kt) {
       mbarrier_wait(ring.full(at.stage), at.phase);
-      std::uint32_t a[2], b[2];
+      std::uint32_t a[max_pieces], b[max_pieces];
 #pragma unroll
-      for (int piece = 0; piece < 2; ++piece) {
+      for (int piece = 0; piece < max_pieces; ++piece) {
         const int q = piece < Tile::pieces ? piece : 0;
         a[piece] = smem_u32(ring.a(at.stage, q)) + consumer * 64 * 128;  // this warpgroup's 64 rows
         b[piece] = smem_u32(ring.b(at.stage, q));
@@ -122,7 +125,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
       epilogue<Policy, Tile>(acc, p, row0, col0, thread, StagedC<Tile>(ring, &c_map, consumer, thread, row0, col0));
     else if (s.part < 0)
       epilogue<Policy, Tile>(acc, p, row0, col0, thread);
-    else
+    else if constexpr (!policy_traits<Policy>::integer_sums)  // integer sums: whole tiles only (launch_tma_tile)
       store_partial(acc, partial_sums<Policy, Tile>(sk, 2 * schedule.slot + s.part, schedule.rank, consumer), thread);
   }
   if (staged_c && thread == 0) bulk_wait<0>();  // C's last boxes are written out

@@ -1,4 +1,4 @@
-// Launches the Hopper kernel for one policy and tile: the four tensor maps,
+// Launches the Hopper kernel for one policy and tile: the pieces' tensor maps,
 // a persistent grid (as many blocks as the SMs hold, at most one per tile),
 // clusters when the tile asks for them, and, where the model finds it
 // faster, the stream-K tail with its fixup launch behind the kernel.
@@ -94,7 +94,7 @@ inline bool c_through_tma_requested() { return switches().sm90_c_through_tma(); 
 template <class Policy, class Tile>
 void launch_tma_tile(const TmaLaunch& l) {
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
-  static_assert(split_depth_multiple % Tile::bk == 0, "k padding fits the k-tile");
+  static_assert(split_depth_multiple_for(policy_traits<Policy>::split) % Tile::bk == 0, "k padding fits the k-tile");
   FusedGemmParams p = fused_gemm_params(l.a, l.b, l.g, l.path_word, l.path, Tile::bm, Tile::bn);
   if (const int group = switches().sm90_group(); group > 0) p.raster_group = group;  // A/B timing
 
@@ -104,32 +104,38 @@ void launch_tma_tile(const TmaLaunch& l) {
   // EGEMM_SM90_SLOTS=n: at most n slots, the other SMs left free (for experiments beside other work).
   if (const int cap = switches().sm90_slots(); cap > 0) slots = std::min(cap, slots);
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
-  StreamKArgs sk{split_tail<Policy, Tile>(l.g) ? model::StreamKTail::split_rest(work, slots, k_tiles)
-                                               : model::StreamKTail::whole_tiles(work, slots, k_tiles),
-                 nullptr};
-  if (sk.tail.splits()) {
-    constexpr std::size_t floats_per_buffer =
-        std::size_t{Tile::cluster} * Tile::bm * Tile::bn * WarpgroupAccumulators<Policy, Tile>::count;
-    sk.partials = l.scratch.take<float>(sk.tail.partial_buffers() * floats_per_buffer);
+  // Integer sums take whole tiles (their partial sums and fixup are not built).
+  constexpr bool may_split = !policy_traits<Policy>::integer_sums;
+  StreamKArgs sk{model::StreamKTail::whole_tiles(work, slots, k_tiles), nullptr};
+  if constexpr (may_split) {
+    if (split_tail<Policy, Tile>(l.g)) {
+      sk.tail = model::StreamKTail::split_rest(work, slots, k_tiles);
+      constexpr std::size_t floats_per_buffer =
+          std::size_t{Tile::cluster} * Tile::bm * Tile::bn * WarpgroupAccumulators<Policy, Tile>::count;
+      if (sk.tail.splits()) sk.partials = l.scratch.take<float>(sk.tail.partial_buffers() * floats_per_buffer);
+    }
   }
   if (l.scratch.measures_only()) return;
 
   const auto kernel = kernel_of<Policy, Tile>();
   static PerDevice<bool> opted_in;
   allow_dynamic_smem(opted_in, kernel, Tile::smem_bytes);
-  // One-piece policies have no lo: their unused maps repeat hi.
+  // A policy's unused maps (no lo, no lowest) repeat hi.
   constexpr int e = Tile::element_bytes;
-  const CUtensorMap a_hi = piece_map(l.a.piece[0], l.a, Tile::bm, e);
-  const CUtensorMap b_hi = piece_map(l.b.piece[0], l.b, Tile::b_box_rows, e);
-  const CUtensorMap a_lo = Tile::pieces > 1 ? piece_map(l.a.piece[1], l.a, Tile::bm, e) : a_hi;
-  const CUtensorMap b_lo = Tile::pieces > 1 ? piece_map(l.b.piece[1], l.b, Tile::b_box_rows, e) : b_hi;
+  const auto map = [&](const SplitOperand& op, int piece, int box_rows) {
+    return piece_map(op.piece[piece < Tile::pieces ? piece : 0], op, box_rows, e);
+  };
+  const CUtensorMap a_hi = map(l.a, 0, Tile::bm), a_lo = map(l.a, 1, Tile::bm), a_lowest = map(l.a, 2, Tile::bm);
+  const CUtensorMap b_hi = map(l.b, 0, Tile::b_box_rows), b_lo = map(l.b, 1, Tile::b_box_rows),
+                    b_lowest = map(l.b, 2, Tile::b_box_rows);
   p.c_through_tma = Tile::stages_c && c_through_tma_requested() && c_map_possible(l.g);
   const CUtensorMap c_out = p.c_through_tma ? c_map(l.g, model::hopper_epilogue_cols) : a_hi;  // unused otherwise
   cudaLaunchAttribute attributes[2];
   const cudaLaunchConfig_t config =
       tile_launch_config<Tile>(static_cast<long long>(slots) * Tile::cluster, l.stream, attributes);
-  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, b_hi, b_lo, c_out, p, sk));
-  if (sk.tail.splits()) {
+  EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, a_lowest, b_hi, b_lo, b_lowest, c_out, p, sk));
+  if constexpr (may_split) {
+    if (!sk.tail.splits()) return;
     constexpr int blocks_per_tile = Tile::cluster * Tile::consumers * Tile::bn / 8;  // one per consumer and n8 block
     launch_dependent(stream_k_fixup_kernel<Policy, Tile>, dim3(sk.tail.rest() * blocks_per_tile), 128, 0, l.stream,
                      p, sk);

@@ -17,7 +17,8 @@ namespace egemm::cuda::hopper {
 // Cluster 2: two blocks on neighbouring m-tiles of one n-tile share op(B)'s
 // boxes; each loads half and multicasts it to both, so L2 serves a quarter
 // fewer bytes per block (a stage returns only when both blocks released it).
-// ElementBytes: 2 for FP16 pieces (k-tiles of 64 values), 4 for TF32 (32).
+// ElementBytes: 2 for FP16 pieces (k-tiles of 64 values), 4 for TF32 (32),
+// 1 for INT8 digits (128).
 template <int Pieces, int BM, int BN, int Stages, int BlocksPerSM = 1, int Cluster = 1, int ElementBytes = 2>
 struct Sm90Tile {
   static constexpr model::HopperTile shape{"", BM, BN, Stages, BlocksPerSM, Cluster};
@@ -34,7 +35,8 @@ struct Sm90Tile {
   static constexpr int smem_bytes = model::smem_bytes(shape, pieces);
   // The staged epilogue (StagedC): each consumer's buffers after the ring.
   // Not with TF32 pieces: that kernel runs at the 240-register cap, and with
-  // both epilogues in it ptxas spilled ~1 KB.
+  // both epilogues in it ptxas spilled ~1 KB. Nor with INT8 digits (three
+  // int32 sums and the float64 combine: the same register budget).
   static constexpr bool stages_c = ElementBytes == 2;
   static constexpr int epilogue_buffers = model::epilogue_buffers(shape);
   static constexpr int epilogue_bytes = model::epilogue_bytes(shape);
@@ -45,7 +47,7 @@ struct Sm90Tile {
   static_assert(bm % 64 == 0 && (bn == 64 || bn == 128), "consumers own 64 rows; wgmma shapes n64 and n128");
   static_assert(stages >= 2, "a ring needs two stages");
   static_assert(smem_bytes <= 227 * 1024 / blocks_per_sm, "the ring fits the SM's shared memory");
-  static_assert(ElementBytes == 2 || ElementBytes == 4, "FP16 or TF32 pieces");
+  static_assert(ElementBytes == 1 || ElementBytes == 2 || ElementBytes == 4, "INT8, FP16 or TF32 pieces");
   static_assert(cluster == 1 || cluster == 2, "blocks pair up along m at most");
   static_assert(b_box_rows % 8 == 0, "a multicast half starts on a 1024-byte swizzle atom");
 };

@@ -27,7 +27,9 @@ CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, i
   const cuuint32_t box[2] = {static_cast<cuuint32_t>(128 / element_bytes), static_cast<cuuint32_t>(box_rows)};
   const cuuint32_t element_strides[2] = {1, 1};
   // TF32 pieces are floats whose low mantissa bits are zero; TMA copies them as 32-bit words.
-  const CUtensorMapDataType type = element_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  const CUtensorMapDataType type = element_bytes == 4   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                   : element_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                        : CU_TENSOR_MAP_DATA_TYPE_UINT8;
   const CUresult r = tensor_map_encoder()(&map, type, 2, const_cast<void*>(piece), dims,
                                           row_stride, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                           CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,

@@ -9,8 +9,8 @@
 
 namespace egemm::cuda::hopper {
 
-// A piece (rows_pad x depth_pad FP16 or TF32 values, k contiguous) as boxes
-// of 128 bytes of k (64 FP16 or 32 TF32 values) x `box_rows` rows,
+// A piece (rows_pad x depth_pad FP16, TF32 or INT8 values, k contiguous) as
+// boxes of 128 bytes of k (64 FP16, 32 TF32 or 128 INT8 values) x `box_rows` rows,
 // 128B-swizzled as the wgmma descriptors read them.
 CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, int element_bytes);
 

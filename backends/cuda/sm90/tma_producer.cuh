@@ -9,13 +9,14 @@
 #include "backends/cuda/sm90/stage_ring.cuh"
 #include "backends/cuda/sm90/tile_schedule.cuh"
 #include "backends/cuda/sm90/tma.hpp"
+#include "backends/cuda/split_operand.hpp"  // max_pieces
 
 namespace egemm::cuda::hopper {
 
-// The four tensor maps: piece p of op(A) (rows of the block tile m) and of op(B)^T.
+// The tensor maps: piece p of op(A) (rows of the block tile m) and of op(B)^T.
 struct PieceMaps {
-  const CUtensorMap* a[2];
-  const CUtensorMap* b[2];
+  const CUtensorMap* a[max_pieces];
+  const CUtensorMap* b[max_pieces];
 };
 
 // One thread: for each of the block's stretches (whole tiles, then its tail

@@ -10,6 +10,8 @@
 #include "backends/cuda/fold_length.hpp"
 #include "backends/cuda/fused_gemm_kernel.cuh"  // for_each_term
 #include "backends/cuda/sm90/wgmma.hpp"
+#include "backends/cuda/split_operand.hpp"  // max_pieces
+#include "backends/cuda/strip_epilogue.cuh"  // combined_entry
 #include "egemm/policy.hpp"
 
 namespace egemm::cuda::hopper {
@@ -26,13 +28,6 @@ struct WarpgroupAccumulators {
   static_assert(!folds || k_tiles_per_fold * Tile::bk == wgmma_fold_k, "a fold spans whole k-tiles");
   float acc[count][size];
   float step[folds ? size : 1];  // the folded term's sum since the last fold
-
-  // Whether term i is the first to write its accumulator.
-  static constexpr bool first_of_accumulator(int i) {
-    for (int j = 0; j < i; ++j)
-      if (traits::terms[j].accumulator == traits::terms[i].accumulator) return false;
-    return true;
-  }
 
   // The wgmma sums start from their first k-tile (accumulate = 0); only the
   // folded main accumulator, never a wgmma's, is zeroed here.
@@ -66,7 +61,7 @@ struct WarpgroupAccumulators {
   // the RN add of step into the main accumulator (on the fold's last k-tile)
   // run while the corrections still occupy the tensor core. Returns with at
   // most one group in flight: the previous k-tile's wgmmas have all completed.
-  __device__ __forceinline__ void k_tile(const std::uint32_t (&a)[2], const std::uint32_t (&b)[2], int kt, int k_tiles) {
+  __device__ __forceinline__ void k_tile(const std::uint32_t (&a)[max_pieces], const std::uint32_t (&b)[max_pieces], int kt, int k_tiles) {
     const bool first = kt == 0;
     fence_all();
     wgmma_fence();
@@ -100,7 +95,7 @@ struct WarpgroupAccumulators {
           [&](auto t) {
             constexpr int i = decltype(t)::value;
             constexpr ProductTerm term = traits::terms[i];
-            constexpr bool starts = first_of_accumulator(i);
+            constexpr bool starts = starts_accumulator<traits>(i);
             term_k_tile(acc[term.accumulator], a[static_cast<int>(term.a)], b[static_cast<int>(term.b)],
                         !(first && starts));
           },
@@ -121,9 +116,11 @@ struct WgmmaStrip {
   using Acc = WarpgroupAccumulators<Policy, Tile>;
   static constexpr int n8_blocks = Acc::size / 4;
   const Acc& acc;
-  __device__ __forceinline__ float main(int j, int h, int w) const { return acc.acc[0][4 * j + 2 * h + w]; }
-  __device__ __forceinline__ float correction(int j, int h, int w) const {
-    return Acc::count > 1 ? acc.acc[Acc::count - 1][4 * j + 2 * h + w] : 0.0f;
+  template <bool AllNormal>
+  __device__ __forceinline__ float entry(int j, int h, int w, int exponent) const {
+    const int v = 4 * j + 2 * h + w;
+    return combined_entry<Policy, AllNormal>(acc.acc[0][v], Acc::count > 1 ? acc.acc[Acc::count - 1][v] : 0.0f,
+                                             exponent);
   }
 };
 

@@ -1,6 +1,7 @@
 // Warpgroup MMA (sm_90a): shared-memory matrix descriptors for K-major
 // tiles in the 128-byte swizzle TMA writes, and the inline PTX of
-// wgmma.mma_async m64n128k16 / m64n64k16 (FP16) and m64n128k8 (TF32), FP32 accumulate, with their fence,
+// wgmma.mma_async m64n128k16 / m64n64k16 (FP16) and m64n128k8 (TF32), FP32 accumulate,
+// and m64n128k32 / m64n64k32 (INT8), int32 accumulate, with their fence,
 // commit and wait. Device code only; used inside the sm_90a guard.
 #pragma once
 
@@ -41,6 +42,11 @@ template <int N>
 __device__ __forceinline__ void fence_registers(float (&d)[N]) {
 #pragma unroll
   for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+template <int N>
+__device__ __forceinline__ void fence_registers(std::uint32_t (&d)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+r"(d[i])::"memory");
 }
 
 // d (+)= A B for a 64x128 tile of C over k = 16: A 64x16 and B 128x16, both
@@ -102,6 +108,43 @@ __device__ __forceinline__ void wgmma_k32_bytes(float (&d)[Size], std::uint64_t 
     wgmma_m64n128k8_tf32(d, desc_a, desc_b, accumulate);
   else
     wgmma_m64nNk16_f16(d, desc_a, desc_b, accumulate);
+}
+
+
+// Int8Slices: d (+)= A B over k = 32 signed 8-bit values (32 bytes of each
+// row, as k16 of FP16: the same descriptors and offsets) into exact int32
+// sums. Integer wgmma reads only K-major operands and takes no scale or
+// transpose immediates.
+__device__ __forceinline__ void wgmma_m64n128k32_s8(std::uint32_t (&d)[64], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                   int accumulate) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p;\n}\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]), "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
+      : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+}
+
+// The same for a 64x64 tile of C.
+__device__ __forceinline__ void wgmma_m64n64k32_s8(std::uint32_t (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                   int accumulate) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p;\n}\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31])
+      : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+}
+
+// One 32-byte k slice of every row into a 64 x N int32 sum (N / 2 a thread).
+template <int Size>
+__device__ __forceinline__ void wgmma_k32_bytes_s8(std::uint32_t (&d)[Size], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                   int accumulate) {
+  static_assert(Size == 32 || Size == 64, "wgmma shapes m64n64k32 and m64n128k32");
+  if constexpr (Size == 64)
+    wgmma_m64n128k32_s8(d, desc_a, desc_b, accumulate);
+  else
+    wgmma_m64n64k32_s8(d, desc_a, desc_b, accumulate);
 }
 
 // Register count caps per warpgroup (setmaxnreg): the producer gives its

@@ -55,8 +55,11 @@ struct SumsStrip {
   static constexpr int n8_blocks = 16;
   const float (&main_sum)[64];
   const float (&correction_sum)[64];
-  __device__ __forceinline__ float main(int j, int h, int w) const { return main_sum[4 * j + 2 * h + w]; }
-  __device__ __forceinline__ float correction(int j, int h, int w) const { return correction_sum[4 * j + 2 * h + w]; }
+  template <bool AllNormal>
+  __device__ __forceinline__ float entry(int j, int h, int w, int exponent) const {
+    const int v = 4 * j + 2 * h + w;
+    return combined_entry<EmulatedFP32, AllNormal>(main_sum[v], correction_sum[v], exponent);
+  }
 };
 
 template <class Policy>

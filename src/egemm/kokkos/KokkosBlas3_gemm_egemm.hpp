@@ -140,8 +140,9 @@ EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(TruncateSplit4)
 EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(Half)
 EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(NativeFP32)
 EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(FullRangeTF32x3)
+EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(Int8Slices)
 #undef EGEMM_KOKKOSBLAS_GEMM_WITH_TAG
-static_assert(std::tuple_size_v<egemm::all_policies> == 6,
+static_assert(std::tuple_size_v<egemm::all_policies> == 7,
               "a tag was added to egemm::all_policies: add its KokkosBlas::gemm overload above");
 
 }  // namespace KokkosBlas

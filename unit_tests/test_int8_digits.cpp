@@ -1,0 +1,81 @@
+// Int8Slices' numerics (numerics/int8_digits.hpp): the row exponent fills
+// the digits without overflowing them, every scaled integer in range is its
+// three signed digits, and the combine is the exact sum rounded once.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+
+#include "egemm/numerics/int8_digits.hpp"
+#include "support/matrices.hpp"
+
+namespace egemm {
+namespace {
+
+using numerics::int8_combine;
+using numerics::int8_digits_of;
+using numerics::int8_row_exponent;
+using numerics::int8_scaled_integer;
+
+void expect_digits_of(std::int32_t n) {
+  const numerics::Int8Digits d = int8_digits_of(n);
+  EXPECT_EQ(d.d0 * 65536 + d.d1 * 256 + d.d2, n) << n;
+  EXPECT_GE(d.d0, -127) << n;
+  EXPECT_LE(d.d0, 127) << n;
+}
+
+TEST(Int8Digits, EveryScaledIntegerInRangeIsItsThreeDigits) {
+  for (std::int32_t n : {0, 1, -1, 127, 128, -128, -129, 255, 256, 0x7F7F7F, -0x7F7F7F, 0x7F7F80 - 1, 0x10000, -0x10000,
+                         0x7FFF, -0x8000, 0x7F8000 - 1})
+    if (n <= int8_slices_max_scaled && n >= -int8_slices_max_scaled) expect_digits_of(n);
+  std::mt19937 gen(static_cast<std::uint32_t>(test::fresh_seed()));
+  std::uniform_int_distribution<std::int32_t> any(-int8_slices_max_scaled, int8_slices_max_scaled);
+  for (int i = 0; i < 100000; ++i) expect_digits_of(any(gen));
+}
+
+TEST(Int8Digits, TheRowExponentFillsTheDigitsWithoutOverflow) {
+  std::mt19937 gen(static_cast<std::uint32_t>(test::fresh_seed()));
+  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  std::uniform_int_distribution<int> binade(-149, 127);
+  for (int i = 0; i < 100000; ++i) {
+    const float max = std::ldexp(mantissa(gen), binade(gen));
+    if (!(max > 0.0f) || !std::isfinite(max)) continue;
+    const int e = int8_row_exponent(max);
+    const std::int32_t n = int8_scaled_integer(max, e);
+    EXPECT_LE(n, int8_slices_max_scaled) << max;
+    // No power of two wasted: one exponent lower would not fit (or would not bound the row).
+    EXPECT_TRUE(std::ldexp(max, 23 - (e - 1)) > static_cast<float>(int8_slices_max_scaled) || max >= std::ldexp(1.0f, e - 1))
+        << max;
+    EXPECT_EQ(int8_scaled_integer(-max, e), -n);
+  }
+  EXPECT_EQ(int8_row_exponent(0.0f), 0);
+  EXPECT_EQ(int8_row_exponent(std::numeric_limits<float>::infinity()), 0);
+  EXPECT_EQ(int8_row_exponent(1.0f), 1);                 // 1 = 2^22 of 2^23: fits
+  EXPECT_EQ(int8_row_exponent(0x1.fffffep-1f), 1);       // rounds to 2^23 at e = 0: one more power
+  EXPECT_EQ(int8_row_exponent(0x1.fep-1f), 1);           // 0x7F8000 at e = 0: past the top digit
+  EXPECT_EQ(int8_row_exponent(0x1.fcp-1f), 0);           // 0x7F0000 at e = 0: fits
+  EXPECT_EQ(int8_scaled_integer(FLT_MAX, int8_row_exponent(FLT_MAX)), 0x400000);  // e = 129
+  EXPECT_EQ(int8_scaled_integer(std::numeric_limits<float>::denorm_min(),
+                                int8_row_exponent(std::numeric_limits<float>::denorm_min())),
+            1 << 22);
+  EXPECT_EQ(int8_scaled_integer(std::numeric_limits<float>::quiet_NaN(), 0), 0);
+}
+
+TEST(Int8Digits, TheCombineIsTheExactSumRoundedOnce) {
+  // 2^(e - 30) (P0 2^16 + P1 2^8 + P2), each sum as large as 43648 values of k make it.
+  const std::int64_t big = 3LL * 16384 * int8_slices_max_depth;
+  EXPECT_EQ(int8_combine(1, 0, 0, 30 - 16), 1.0f);
+  EXPECT_EQ(int8_combine(0, 0, 1, 30), 1.0f);
+  EXPECT_EQ(int8_combine(big, -big, big, 0),
+            static_cast<float>(std::ldexp(static_cast<double>(big * 65536 - big * 256 + big), -30)));
+  // One rounding: 2^24 + 1 + 2^-8 would round to 2^24 if 2^24 + 1 were rounded first.
+  EXPECT_EQ(int8_combine((1 << 24) + 1, 1, 0, 30 - 16), 0x1.000002p24f);
+  EXPECT_EQ(int8_combine(1, 0, 0, 30 - 16 + 128), std::numeric_limits<float>::infinity());  // past FLT_MAX
+  EXPECT_EQ(int8_combine(1, 0, 0, 30 - 16 - 149), std::numeric_limits<float>::denorm_min());  // a subnormal, exact
+}
+
+}  // namespace
+}  // namespace egemm
