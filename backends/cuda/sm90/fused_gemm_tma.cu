@@ -25,17 +25,18 @@ constexpr int cmin(int a, int b) { return a < b ? a : b; }
 
 // The other policies' tile: 128 x 128 blocks, one per SM, as many stages as
 // fit 227 KiB beside the epilogue's buffers (3 with two pieces, 6 with one:
-// Half, 2 with three: Int8Slices); TF32 pieces for FullRangeTF32x3, INT8
-// digits for Int8Slices.
+// Half; 4 with Int8Slices' three pieces of 64-byte rows); TF32 pieces for
+// FullRangeTF32x3, INT8 digits for Int8Slices.
 template <class Policy, int Cluster>
 struct DefaultTile {
   static constexpr int pieces = policy_traits<Policy>::pieces_per_operand;
   static constexpr SplitRule split = policy_traits<Policy>::split;
   static constexpr int element_bytes = split == SplitRule::tf32 ? 4 : split == SplitRule::int8_digits ? 1 : 2;
-  static constexpr model::HopperTile shape{"", 128, 128, 2, 1};
+  static constexpr int row_bytes = split == SplitRule::int8_digits ? 64 : 128;  // Sm90Tile's RowBytes
+  static constexpr model::HopperTile shape{"", 128, 128, 2, 1, 1, row_bytes};
   static constexpr int stages = cmin(8, (227 * 1024 - model::hopper_smem_alignment - model::epilogue_bytes(shape) - 16 * 8) /
                                             model::stage_bytes(shape, pieces));
-  using type = hopper::Sm90Tile<pieces, 128, 128, stages, 1, Cluster, element_bytes>;
+  using type = hopper::Sm90Tile<pieces, 128, 128, stages, 1, Cluster, element_bytes, row_bytes>;
 };
 static_assert(std::is_same_v<DefaultTile<EmulatedFP32, 1>::type, EmulatedFP32Tile<0>>,
               "EmulatedFP32's first candidate is the default tile");

@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
 #pragma unroll
       for (int piece = 0; piece < max_pieces; ++piece) {
         const int q = piece < Tile::pieces ? piece : 0;
-        a[piece] = smem_u32(ring.a(at.stage, q)) + consumer * 64 * 128;  // this warpgroup's 64 rows
+        a[piece] = smem_u32(ring.a(at.stage, q)) + consumer * 64 * Tile::row_bytes;  // this warpgroup's 64 rows
         b[piece] = smem_u32(ring.b(at.stage, q));
       }
       acc.k_tile(a, b, kt - s.k_begin, s.k_end - s.k_begin);

@@ -123,7 +123,7 @@ void launch_tma_tile(const TmaLaunch& l) {
   // A policy's unused maps (no lo, no lowest) repeat hi.
   constexpr int e = Tile::element_bytes;
   const auto map = [&](const SplitOperand& op, int piece, int box_rows) {
-    return piece_map(op.piece[piece < Tile::pieces ? piece : 0], op, box_rows, e);
+    return piece_map(op.piece[piece < Tile::pieces ? piece : 0], op, box_rows, e, Tile::row_bytes);
   };
   const CUtensorMap a_hi = map(l.a, 0, Tile::bm), a_lo = map(l.a, 1, Tile::bm), a_lowest = map(l.a, 2, Tile::bm);
   const CUtensorMap b_hi = map(l.b, 0, Tile::b_box_rows), b_lo = map(l.b, 1, Tile::b_box_rows),

@@ -18,18 +18,23 @@ namespace egemm::cuda::hopper {
 // boxes; each loads half and multicasts it to both, so L2 serves a quarter
 // fewer bytes per block (a stage returns only when both blocks released it).
 // ElementBytes: 2 for FP16 pieces (k-tiles of 64 values), 4 for TF32 (32),
-// 1 for INT8 digits (128).
-template <int Pieces, int BM, int BN, int Stages, int BlocksPerSM = 1, int Cluster = 1, int ElementBytes = 2>
+// 1 for INT8 digits. RowBytes: a k-tile row, the swizzle span (128, or 64
+// for INT8 digits: three pieces of 128-byte rows make a stage of 96 KiB at
+// 128 x 128, two of which fill the SM, and a ring of two cannot hide a
+// refill; 64-byte rows give four stages of 48 KiB).
+template <int Pieces, int BM, int BN, int Stages, int BlocksPerSM = 1, int Cluster = 1, int ElementBytes = 2,
+          int RowBytes = 128>
 struct Sm90Tile {
-  static constexpr model::HopperTile shape{"", BM, BN, Stages, BlocksPerSM, Cluster};
+  static constexpr model::HopperTile shape{"", BM, BN, Stages, BlocksPerSM, Cluster, RowBytes};
   static constexpr int pieces = Pieces;
   static constexpr int cluster = Cluster;
   static constexpr int element_bytes = ElementBytes;
-  static constexpr int bm = BM, bn = BN, bk = 128 / ElementBytes;  // k values per k-tile row of 128 bytes
+  static constexpr int row_bytes = RowBytes;
+  static constexpr int bm = BM, bn = BN, bk = RowBytes / ElementBytes;  // k values per k-tile row
   static constexpr int stages = Stages, blocks_per_sm = BlocksPerSM;
   static constexpr int consumers = model::consumers(shape);  // warpgroups; consumer c owns rows 64 c .. 64 c + 63
   static constexpr int threads = model::threads(shape);
-  static constexpr int a_box_bytes = bm * 128, b_box_bytes = bn * 128;  // per piece and stage
+  static constexpr int a_box_bytes = bm * row_bytes, b_box_bytes = bn * row_bytes;  // per piece and stage
   static constexpr int b_box_rows = bn / cluster;  // the rows of op(B) one block loads (and multicasts)
   static constexpr int stage_bytes = model::stage_bytes(shape, pieces);
   static constexpr int smem_bytes = model::smem_bytes(shape, pieces);
@@ -37,7 +42,7 @@ struct Sm90Tile {
   // Not with TF32 pieces: that kernel runs at the 240-register cap, and with
   // both epilogues in it ptxas spilled ~1 KB. Nor with INT8 digits (three
   // int32 sums and the float64 combine: the same register budget).
-  static constexpr bool stages_c = ElementBytes == 2;
+  static constexpr bool stages_c = ElementBytes <= 2;
   static constexpr int epilogue_buffers = model::epilogue_buffers(shape);
   static constexpr int epilogue_bytes = model::epilogue_bytes(shape);
   static_assert(consumers <= 2, "a named barrier per consumer warpgroup: 1 and 2");
@@ -49,7 +54,8 @@ struct Sm90Tile {
   static_assert(smem_bytes <= 227 * 1024 / blocks_per_sm, "the ring fits the SM's shared memory");
   static_assert(ElementBytes == 1 || ElementBytes == 2 || ElementBytes == 4, "INT8, FP16 or TF32 pieces");
   static_assert(cluster == 1 || cluster == 2, "blocks pair up along m at most");
-  static_assert(b_box_rows % 8 == 0, "a multicast half starts on a 1024-byte swizzle atom");
+  static_assert(b_box_rows % 8 == 0, "a multicast half starts on a swizzle atom (8 rows)");
+  static_assert(row_bytes == 128 || (row_bytes == 64 && ElementBytes == 1), "128-byte rows; 64 for INT8 digits");
 };
 
 }  // namespace egemm::cuda::hopper

@@ -20,11 +20,11 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 
 }  // namespace
 
-CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, int element_bytes) {
+CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, int element_bytes, int row_bytes) {
   CUtensorMap map{};
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(op.depth_pad), static_cast<cuuint64_t>(op.rows_pad)};
   const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(op.depth_pad) * element_bytes};
-  const cuuint32_t box[2] = {static_cast<cuuint32_t>(128 / element_bytes), static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(row_bytes / element_bytes), static_cast<cuuint32_t>(box_rows)};
   const cuuint32_t element_strides[2] = {1, 1};
   // TF32 pieces are floats whose low mantissa bits are zero; TMA copies them as 32-bit words.
   const CUtensorMapDataType type = element_bytes == 4   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
@@ -32,7 +32,8 @@ CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, i
                                                         : CU_TENSOR_MAP_DATA_TYPE_UINT8;
   const CUresult r = tensor_map_encoder()(&map, type, 2, const_cast<void*>(piece), dims,
                                           row_stride, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                          CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                          row_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_128B,
+                                          CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw device_error("egemm::gemm (CUDA): cuTensorMapEncodeTiled failed (" + std::to_string(static_cast<int>(r)) +

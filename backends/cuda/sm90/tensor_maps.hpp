@@ -10,9 +10,9 @@
 namespace egemm::cuda::hopper {
 
 // A piece (rows_pad x depth_pad FP16, TF32 or INT8 values, k contiguous) as
-// boxes of 128 bytes of k (64 FP16, 32 TF32 or 128 INT8 values) x `box_rows` rows,
-// 128B-swizzled as the wgmma descriptors read them.
-CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, int element_bytes);
+// boxes of `row_bytes` (128: 64 FP16 or 32 TF32 values; 64: 64 INT8 values)
+// of k x `box_rows` rows, swizzled over row_bytes as the wgmma descriptors read them.
+CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, int element_bytes, int row_bytes = 128);
 
 // Whether TMA can store boxes of C: its base 16-byte aligned, ldc a multiple
 // of 4 floats (TMA's stride unit is 16 bytes), and so is m: TMA clips a box

@@ -43,7 +43,7 @@ __device__ __forceinline__ void producer(const StageRing<Tile>& ring, const Piec
           tma_load_2d(ring.b(at.stage, piece), maps.b[piece], ring.full(at.stage), kt * Tile::bk, row_b);
         } else {
           const int half = schedule.rank * Tile::b_box_rows;
-          tma_load_2d_multicast(ring.b(at.stage, piece) + half * 128, maps.b[piece], ring.full(at.stage),
+          tma_load_2d_multicast(ring.b(at.stage, piece) + half * Tile::row_bytes, maps.b[piece], ring.full(at.stage),
                                 kt * Tile::bk, row_b + half, static_cast<std::uint16_t>((1u << Tile::cluster) - 1));
         }
       }

@@ -20,7 +20,7 @@ template <class Policy, class Tile>
 struct WarpgroupIntegerSums {
   using traits = policy_traits<Policy>;
   static constexpr int count = traits::terms[traits::products - 1].accumulator + 1;  // sums, by weight
-  static constexpr int k_steps = 4;          // 32-byte k slices per 128-byte k-tile row
+  static constexpr int k_steps = Tile::row_bytes / 32;  // 32-byte k slices per k-tile row
   static constexpr int size = Tile::bn / 2;  // int32 per thread of a 64 x bn sum
   std::uint32_t sum[count][size];
 
@@ -34,7 +34,7 @@ struct WarpgroupIntegerSums {
 
   static __device__ __forceinline__ void term_k_tile(std::uint32_t (&d)[size], std::uint32_t a, std::uint32_t b,
                                                      int accumulate) {
-    const std::uint64_t da = smem_descriptor_sw128(a), db = smem_descriptor_sw128(b);
+    const std::uint64_t da = smem_descriptor<Tile::row_bytes>(a), db = smem_descriptor<Tile::row_bytes>(b);
     wgmma_k32_bytes_s8(d, da, db, accumulate);
 #pragma unroll
     for (int s = 1; s < k_steps; ++s) wgmma_k32_bytes_s8(d, da + 2 * s, db + 2 * s, 1);

@@ -25,6 +25,27 @@ __device__ __forceinline__ std::uint64_t smem_descriptor_sw128(std::uint32_t sme
   return d;
 }
 
+// The same for rows of 64 bytes in the 64-byte swizzle (atoms of 8 rows, 512
+// bytes): Int8Slices' k-tiles.
+__device__ __forceinline__ std::uint64_t smem_descriptor_sw64(std::uint32_t smem_addr) {
+  std::uint64_t d = 0;
+  d |= static_cast<std::uint64_t>((smem_addr & 0x3FFFF) >> 4);  // start address, 16-byte units
+  d |= static_cast<std::uint64_t>(1) << 16;                      // leading byte offset (ignored)
+  d |= static_cast<std::uint64_t>(512 >> 4) << 32;               // stride byte offset: the next 8 rows
+  d |= static_cast<std::uint64_t>(2) << 62;                      // layout: 64-byte swizzle
+  return d;
+}
+
+// The descriptor for k-tile rows of RowBytes (128 or 64).
+template <int RowBytes>
+__device__ __forceinline__ std::uint64_t smem_descriptor(std::uint32_t smem_addr) {
+  static_assert(RowBytes == 128 || RowBytes == 64, "the 128- and 64-byte swizzles");
+  if constexpr (RowBytes == 128)
+    return smem_descriptor_sw128(smem_addr);
+  else
+    return smem_descriptor_sw64(smem_addr);
+}
+
 // Orders this thread's register accesses before the wgmmas that follow (the
 // accumulators were read or written by ordinary instructions).
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }

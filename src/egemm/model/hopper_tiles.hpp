@@ -86,6 +86,7 @@ struct HopperTile {
   int stages;         // shared-memory ring depth, k-tiles of 64
   int blocks_per_sm;  // resident blocks per SM (two share its tensor cores)
   int cluster = 1;    // 2: blocks on neighbouring m-tiles share op(B), each loading half for both (TMA multicast)
+  int row_bytes = 128;  // bytes of k a k-tile row holds (the swizzle span): 64 for Int8Slices' three pieces
 };
 
 inline constexpr int hopper_bk = 64;                // a k-tile: one 128-byte row of FP16
@@ -95,7 +96,7 @@ inline constexpr int hopper_smem_bytes_per_clock = 128;
 
 constexpr int consumers(const HopperTile& t) { return t.bm / 64; }
 constexpr int threads(const HopperTile& t) { return 128 * (1 + consumers(t)); }
-constexpr int stage_bytes(const HopperTile& t, int pieces) { return pieces * (t.bm + t.bn) * hopper_bk * 2; }
+constexpr int stage_bytes(const HopperTile& t, int pieces) { return pieces * (t.bm + t.bn) * t.row_bytes; }
 // The staged epilogue (C through shared memory and TMA stores): each
 // consumer warpgroup fills buffers of 64 rows x 32 columns of FP32 (8 KiB)
 // in turn, two so that one fills while the TMA unit reads the other; one
