@@ -58,7 +58,8 @@ TEST(CudaFusedKernel, WgmmaOnSm90WhereBuiltMmaSyncElsewhere) {
   const bool expect_wgmma = false;
 #endif
   EXPECT_EQ(k, expect_wgmma ? FusedKernel::wgmma_tma_sm90 : FusedKernel::mma_sync_sm80);
-  for (PolicyId p : {PolicyId::round_split4, PolicyId::truncate_split4, PolicyId::half, PolicyId::full_range_tf32x3})
+  for (PolicyId p : {PolicyId::round_split4, PolicyId::truncate_split4, PolicyId::half, PolicyId::full_range_tf32x3,
+                     PolicyId::int8_slices})
     EXPECT_EQ(cuda::fused_kernel_for(p, EmulationPath::fp16_scaled), k) << policy_name(p);
   // TF32 pieces run the same kernel (wgmma m64n128k8.tf32 on sm_90a).
   EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::tf32_full_range), k);
