@@ -162,7 +162,8 @@ float documented_int8_entry(const OperandRows& a, index_t i, const OperandRows& 
     EXPECT_EQ(na, da.d0 * 65536 + da.d1 * 256 + da.d2);
     sum += na * nb - (da.d1 * db.d2 + da.d2 * db.d1) * 256 - da.d2 * db.d2;
   }
-  const float v = static_cast<float>(std::ldexp(static_cast<double>(static_cast<std::int64_t>(sum)), ea + eb - 46));
+  // Below 2^63 for the deepest sums: exact in a long double (64 significant bits or more), one rounding to float.
+  const float v = static_cast<float>(std::ldexp(static_cast<long double>(sum), ea + eb - 46));
   return beta == 0.0f ? alpha * v : std::fmaf(alpha, v, beta * c);
 }
 
@@ -208,6 +209,28 @@ TEST(HostGemmOrder, EveryEntryIsItsPolicysDocumentedSumBitForBit) {
           ASSERT_EQ(differ, 0) << differ << " of " << c.m * c.n << " entries differ";
         }
   });
+}
+
+// Int8Slices at the deepest k an int32 sum holds, every element the digits
+// (-126, -128, -128) (the largest sums: (128^2 + 2 126 128) k for P2): the
+// documented 128-bit sum, so no int32 wrapped. One value of k deeper, the
+// call is EmulatedFP32's, bit for bit.
+TEST(HostGemmOrder, Int8SlicesDeepestExactSumAndDeeperCallsRunEmulatedFP32) {
+  const float x = std::ldexp(-(126.0f * 65536 + 128 * 256 + 128), -23);
+  const index_t k = int8_slices_max_depth;
+  std::vector<float> a(static_cast<std::size_t>(k), x), b(static_cast<std::size_t>(k), x);
+  float c = 0.0f;
+  gemm(Int8Slices{}, 'T', 'N', 1, 1, k, 1.0f, a.data(), k, b.data(), k, 0.0f, &c, 1);
+  const GemmArgs g = make_gemm_args("test", 'T', 'N', 1, 1, k, 1.0f, a.data(), k, b.data(), k, 0.0f, &c, 1);
+  EXPECT_EQ(c, documented_int8_entry(g.a_rows(), 0, g.b_cols(), 0, 1.0f, 0.0f, 0.0f));
+
+  const index_t deeper = k + 1;
+  const test::Matrix am = test::random_matrix(3, deeper, test::fresh_seed()),
+                     bm = test::random_matrix(deeper, 2, test::fresh_seed());
+  test::Matrix as_int8(3, 2), as_emulated(3, 2);
+  gemm(Int8Slices{}, 'N', 'N', 3, 2, deeper, 1.0f, am.ptr(), 3, bm.ptr(), deeper, 0.0f, as_int8.ptr(), 3);
+  gemm(EmulatedFP32{}, 'N', 'N', 3, 2, deeper, 1.0f, am.ptr(), 3, bm.ptr(), deeper, 0.0f, as_emulated.ptr(), 3);
+  EXPECT_EQ(as_int8.data, as_emulated.data);
 }
 
 // Normwise, EmulatedFP32 beats FP32 from modest depths up and is never far

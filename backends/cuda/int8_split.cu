@@ -30,23 +30,19 @@ struct DigitOperands {
 // Launch 1's panel: the row statistics (stats words and flags zero on entry).
 __device__ __forceinline__ void row_maxima_of_panel(const OperandRows& src, const SplitOperand& dst,
                                                     std::uint32_t* any_nonfinite) {
-  const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
-  if (r0 >= dst.rows_pad || p0 >= dst.depth_pad) return;  // the grid spans the larger operand
+  const PanelPlace at;
+  if (!at.inside(dst)) return;
   __shared__ Panel panel;
-  load_panel(src, r0, p0, panel);
-  __syncthreads();
-  const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
-  const index_t row = r0 + r;
   float x[per_thread];
-  read_row_values(panel, r, q, x);
+  stage_row_values(src, at, panel, x);
   RowStats stats;
 #pragma unroll
   for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
   stats.reduce_over_row_lanes();
-  if (q != 0 || row >= dst.rows) return;
-  if (stats.max_bits != 0) atomicMax(dst.max_abs_bits + row, stats.max_bits);
+  if (at.q != 0 || at.row >= dst.rows) return;
+  if (stats.max_bits != 0) atomicMax(dst.max_abs_bits + at.row, stats.max_bits);
   if (stats.nonfinite) {
-    atomicOr(dst.nonfinite + row, row_nonfinite);
+    atomicOr(dst.nonfinite + at.row, row_nonfinite);
     atomicOr(any_nonfinite, 1u);
   }
 }
@@ -66,20 +62,17 @@ __device__ __forceinline__ void pack_digits(const float* x, int e, std::uint32_t
 // Launch 2's panel: every element of the padded extent as digits (zeros
 // outside src), each row's exponent written by its first k panel.
 __device__ __forceinline__ void digits_of_panel(const OperandRows& src, const SplitOperand& dst) {
-  const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
-  if (r0 >= dst.rows_pad || p0 >= dst.depth_pad) return;
+  const PanelPlace at;
+  if (!at.inside(dst)) return;
   __shared__ Panel panel;
-  load_panel(src, r0, p0, panel);
-  __syncthreads();
-  const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
-  const index_t row = r0 + r;
-  const int e = row < dst.rows ? numerics::int8_row_exponent(numerics::bits_to_float(dst.max_abs_bits[row])) : 0;
-  if (blockIdx.y == 0 && q == 0) dst.exponent[row] = e;
   float x[per_thread];
-  read_row_values(panel, r, q, x);
+  stage_row_values(src, at, panel, x);
+  const index_t row = at.row;
+  const int e = row < dst.rows ? numerics::int8_row_exponent(numerics::bits_to_float(dst.max_abs_bits[row])) : 0;
+  if (blockIdx.y == 0 && at.q == 0) dst.exponent[row] = e;
 #pragma unroll
   for (int g = 0; g < chunks; ++g) {
-    const index_t p = p0 + panel_column(q, g, 0);  // depth_pad is a multiple of the panel: no bound
+    const index_t p = at.p0 + panel_column(at.q, g, 0);  // depth_pad is a multiple of the panel: no bound
     std::uint32_t packed[3];
     pack_digits(x + g * per_chunk, e, packed);
 #pragma unroll

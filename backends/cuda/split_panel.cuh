@@ -75,6 +75,22 @@ __device__ __forceinline__ void load_panel(const OperandRows& src, index_t r0, i
   for (int i = 0; i < per_thread; ++i) panel[w.row + i * w.row_step][w.k + i * w.k_step] = v[i];
 }
 
+// Where a thread of a panel-grid launch works: its block's panel (blockIdx.x
+// the row panel, blockIdx.y the k panel) and its row and eighth of that panel.
+// (EmulatedFP32's split kernels keep these as their own locals: under their
+// 48-register bound the struct's live fields made ptxas spill 8 bytes.)
+struct PanelPlace {
+  index_t r0, p0;  // the panel's first row and depth
+  int r, q;        // the thread's row in the panel, and which eighth of it
+  index_t row;     // r0 + r
+  __device__ __forceinline__ PanelPlace()
+      : r0(static_cast<index_t>(blockIdx.x) * panel_rows), p0(static_cast<index_t>(blockIdx.y) * panel_k),
+        r(static_cast<int>(threadIdx.x) / threads_per_row), q(static_cast<int>(threadIdx.x) % threads_per_row),
+        row(r0 + r) {}
+  // Whether the panel lies in dst's padded extent (the grid spans the larger operand).
+  __device__ __forceinline__ bool inside(const SplitOperand& dst) const { return r0 < dst.rows_pad && p0 < dst.depth_pad; }
+};
+
 // The guessed exponents of a panel's rows (numerics/row_exponent.hpp) from
 // their first exponent_guess_values values, worked out by every block of the
 // row panel alike (the prefix comes from L2 after the first): no launch of
@@ -261,6 +277,14 @@ __device__ __forceinline__ void write_tf32_pieces(const float* x, const SplitOpe
 __device__ __forceinline__ void read_row_values(const Panel& panel, int r, int q, float (&x)[per_thread]) {
 #pragma unroll
   for (int v = 0; v < per_thread; ++v) x[v] = panel[r][panel_column(q, v / per_chunk, v % per_chunk)];
+}
+
+// The block's panel of src staged in shared memory, and the thread's 16 values of its row.
+__device__ __forceinline__ void stage_row_values(const OperandRows& src, const PanelPlace& at, Panel& panel,
+                                                 float (&x)[per_thread]) {
+  load_panel(src, at.r0, at.p0, panel);
+  __syncthreads();
+  read_row_values(panel, at.r, at.q, x);
 }
 
 // The values scaled by 2^-e (NaN passes unscaled, payload kept, as the
