@@ -54,16 +54,25 @@ inline int dependent_launch_attribute(cudaLaunchAttribute& attribute) {
 
 namespace detail {
 template <class... Params, class... Args>
-void launch_kernel(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
-                   cudaStream_t stream, Args&&... args) {
+void launch_kernel(bool dependent, unsigned cluster, void (*kernel)(Params...), dim3 grid, dim3 block,
+                   std::size_t smem, cudaStream_t stream, Args&&... args) {
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = smem;
   config.stream = stream;
-  cudaLaunchAttribute attribute{};
-  config.numAttrs = dependent ? static_cast<unsigned>(dependent_launch_attribute(attribute)) : 0u;
-  config.attrs = &attribute;
+  cudaLaunchAttribute attributes[2]{};
+  unsigned count = 0;
+  if (dependent) count += static_cast<unsigned>(dependent_launch_attribute(attributes[count]));
+  if (cluster > 1) {
+    attributes[count].id = cudaLaunchAttributeClusterDimension;
+    attributes[count].val.clusterDim.x = cluster;
+    attributes[count].val.clusterDim.y = 1;
+    attributes[count].val.clusterDim.z = 1;
+    ++count;
+  }
+  config.numAttrs = count;
+  config.attrs = attributes;
   const bool faulted = switches().fault_this_launch();  // EGEMM_FAULT_LAUNCH: the error path's tests
   const cudaError_t launched =
       faulted ? cudaErrorLaunchFailure : cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
@@ -77,7 +86,7 @@ void launch_kernel(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 bl
 template <class... Params, class... Args>
 void launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
                       Args&&... args) {
-  detail::launch_kernel(true, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
+  detail::launch_kernel(true, 1, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
 }
 
 // kernel<<<grid, block, smem, stream>>>(args...), checked by the launch's own
@@ -87,7 +96,14 @@ void launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, std::siz
 template <class... Params, class... Args>
 void launch_plain(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
                   Args&&... args) {
-  detail::launch_kernel(false, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
+  detail::launch_kernel(false, 1, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
+}
+
+// launch_plain in clusters of `cluster` blocks along x (sm_90 and newer).
+template <class... Params, class... Args>
+void launch_plain_clusters(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                           unsigned cluster, Args&&... args) {
+  detail::launch_kernel(false, cluster, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
 }
 
 }  // namespace egemm::cuda

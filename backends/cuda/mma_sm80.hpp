@@ -1,6 +1,6 @@
 // Thin inline-PTX wrappers for the sm_80 instructions the fused gemm is built
-// from: 16-byte asynchronous global->shared copies, ldmatrix, and the FP16
-// and TF32 tensor-core mmas with FP32 accumulation.
+// from: asynchronous global->shared copies, ldmatrix, and the FP16, TF32 and
+// INT8 tensor-core mmas.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,12 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* p) {
 // .cg: bypass L1; the tile is read once from shared memory, L2 keeps it for the other blocks.
 __device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(smem)), "l"(gmem));
+}
+
+// One float, or zeros where !valid (the source is not read): panels past an operand's edge.
+__device__ __forceinline__ void cp_async_4_or_zero(void* smem, const void* gmem, bool valid) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(smem)), "l"(gmem),
+               "r"(valid ? 4 : 0));
 }
 
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "backends/cuda/emulation_path.hpp"
+#include "backends/cuda/mma_sm80.hpp"
 #include "backends/cuda/split_operand.hpp"
 #include "egemm/numerics/row_exponent.hpp"
 #include "egemm/numerics/split.hpp"
@@ -90,6 +91,22 @@ struct PanelPlace {
   // Whether the panel lies in dst's padded extent (the grid spans the larger operand).
   __device__ __forceinline__ bool inside(const SplitOperand& dst) const { return r0 < dst.rows_pad && p0 < dst.depth_pad; }
 };
+
+// load_panel without waiting: cp.async copies (zeros outside src), none in
+// registers, so that a block can have a whole slice of panels in flight. The
+// caller commits and waits (sm80::cp_async_commit, cp_async_wait) and syncs.
+__device__ __forceinline__ void load_panel_async(const OperandRows& src, index_t r0, index_t p0, Panel& panel) {
+  const PanelWalk w(src);
+  const float* first = w.first(src, r0, p0);
+  const index_t step = w.step(src);
+  const index_t rows_left = src.rows - r0, depth_left = src.depth - p0;
+#pragma unroll
+  for (int i = 0; i < per_thread; ++i) {
+    const bool inside = w.row + i * w.row_step < rows_left && w.k + i * w.k_step < depth_left;
+    sm80::cp_async_4_or_zero(&panel[w.row + i * w.row_step][w.k + i * w.k_step], inside ? first + i * step : src.base,
+                             inside);
+  }
+}
 
 // The guessed exponents of a panel's rows (numerics/row_exponent.hpp) from
 // their first exponent_guess_values values, worked out by every block of the

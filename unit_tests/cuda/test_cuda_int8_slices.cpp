@@ -1,5 +1,6 @@
 // Int8Slices on the GPU: its integer sums are exact, so every kernel (the
-// Hopper INT8 wgmma kernel, the mma.sync kernel other GPUs run) must give the
+// Hopper INT8 wgmma kernel, the mma.sync kernel other GPUs run) and both
+// splits (one read by clusters on sm_90, two reads elsewhere) must give the
 // host oracle's bits, entry for entry, on fresh random inputs with C
 // poisoned; also at the deepest k an int32 sum holds, with the largest
 // digits, and past it (where the call runs EmulatedFP32).
@@ -51,18 +52,20 @@ TEST(CudaInt8Slices, EveryKernelGivesTheHostOraclesBits) {
       {'N', 'T', 300, 260, 1000, 1.0f, 0.0f, 1}, {'N', 'N', 129, 400, 70, -0.75f, -2.5f, 0},
       {'T', 'N', 512, 512, 4096, 1.0f, 0.0f, 0},
   };
-  for (const char* kernel : int8_kernel_switches()) {
-    const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel);
-    for (const test::GemmCase& c : cases) {
-      const std::uint64_t seed = test::fresh_seed();
-      SCOPED_TRACE(::testing::Message() << test::fused_kernel_switch_label(kernel) << " " << c.trans_a << c.trans_b
-                                        << " m=" << c.m << " n=" << c.n << " k=" << c.k << " seed=" << seed);
-      test::GemmInputs in = test::make_inputs(c, seed);
-      if (c.beta == 0.0f) test::poison(in.c);
-      expect_device_bits_equal_host(c, in);
-      if (::testing::Test::HasFailure()) return;
+  for (const char* kernel : int8_kernel_switches())
+    for (const char* split : {static_cast<const char*>(nullptr), "0"}) {
+      const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_CLUSTER_SPLIT", split);
+      for (const test::GemmCase& c : cases) {
+        const std::uint64_t seed = test::fresh_seed();
+        SCOPED_TRACE(::testing::Message() << test::fused_kernel_switch_label(kernel)
+                                          << (split != nullptr ? ", two-read split " : " ") << c.trans_a << c.trans_b
+                                          << " m=" << c.m << " n=" << c.n << " k=" << c.k << " seed=" << seed);
+        test::GemmInputs in = test::make_inputs(c, seed);
+        if (c.beta == 0.0f) test::poison(in.c);
+        expect_device_bits_equal_host(c, in);
+        if (::testing::Test::HasFailure()) return;
+      }
     }
-  }
 }
 
 // Rows of very different magnitudes (each row's exponent on its own), rows
@@ -70,22 +73,23 @@ TEST(CudaInt8Slices, EveryKernelGivesTheHostOraclesBits) {
 TEST(CudaInt8Slices, ScaledRowsZerosAndSpecialValuesGiveTheHostOraclesBits) {
   EGEMM_REQUIRE_GPU();
   const test::GemmCase c{'N', 'N', 200, 150, 300, 1.0f, 0.0f, 0};
-  for (const char* kernel : int8_kernel_switches()) {
-    const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel);
-    test::GemmInputs in = test::make_inputs(c, test::fresh_seed());
-    for (index_t i = 0; i < c.m; ++i)
-      for (index_t p = 0; p < c.k; ++p) in.a(i, p) = std::ldexp(in.a(i, p), static_cast<int>(i % 61) * 4 - 120);
-    for (index_t p = 0; p < c.k; ++p) {
-      in.a(3, p) = 0.0f;      // a zero row of op(A)
-      in.b(p, 4) = 0.0f;      // a zero column of op(B)
+  for (const char* kernel : int8_kernel_switches())
+    for (const char* split : {static_cast<const char*>(nullptr), "0"}) {
+      const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_CLUSTER_SPLIT", split);
+      test::GemmInputs in = test::make_inputs(c, test::fresh_seed());
+      for (index_t i = 0; i < c.m; ++i)
+        for (index_t p = 0; p < c.k; ++p) in.a(i, p) = std::ldexp(in.a(i, p), static_cast<int>(i % 61) * 4 - 120);
+      for (index_t p = 0; p < c.k; ++p) {
+        in.a(3, p) = 0.0f;  // a zero row of op(A)
+        in.b(p, 4) = 0.0f;  // a zero column of op(B)
+      }
+      in.a(10, 17) = std::numeric_limits<float>::infinity();
+      in.b(40, 20) = std::numeric_limits<float>::quiet_NaN();
+      in.a(11, 0) = std::numeric_limits<float>::max();  // a row whose exponent is FP32's largest
+      test::poison(in.c);
+      SCOPED_TRACE(test::fused_kernel_switch_label(kernel) + (split != nullptr ? ", two-read split" : ""));
+      expect_device_bits_equal_host(c, in);
     }
-    in.a(10, 17) = std::numeric_limits<float>::infinity();
-    in.b(40, 20) = std::numeric_limits<float>::quiet_NaN();
-    in.a(11, 0) = std::numeric_limits<float>::max();  // a row whose exponent is FP32's largest
-    test::poison(in.c);
-    SCOPED_TRACE(test::fused_kernel_switch_label(kernel));
-    expect_device_bits_equal_host(c, in);
-  }
 }
 
 // The deepest sum an int32 holds (int8_slices_max_depth values of k), every
