@@ -68,6 +68,24 @@ TEST(CudaInt8Slices, EveryKernelGivesTheHostOraclesBits) {
     }
 }
 
+// The stream-K tail (forced on): its stretches' int32 partial sums added by
+// the fixup kernel are the same exact integers, so the bits stay the host's.
+// 1300 x 1100: fewer tiles than slots, all of them split by k; 2304 x 2048:
+// two whole rounds of cluster pairs and a split rest.
+TEST(CudaInt8Slices, StreamKTailGivesTheHostOraclesBits) {
+  EGEMM_REQUIRE_GPU();
+  if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: no stream-K tail here";
+  const test::ScopedEnv forced("EGEMM_SM90_STREAM_K", "1");
+  for (const test::GemmCase& c : {test::GemmCase{'N', 'T', 1300, 1100, 3000, 1.0f, 0.0f, 0},
+                                  test::GemmCase{'T', 'N', 2304, 2048, 512, -0.5f, 2.0f, 1}}) {
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(::testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k << " seed=" << seed);
+    test::GemmInputs in = test::make_inputs(c, seed);
+    if (c.beta == 0.0f) test::poison(in.c);
+    expect_device_bits_equal_host(c, in);
+  }
+}
+
 // Rows of very different magnitudes (each row's exponent on its own), rows
 // of zeros, and Inf/NaN rows (left to the special-value pass) on both kernels.
 TEST(CudaInt8Slices, ScaledRowsZerosAndSpecialValuesGiveTheHostOraclesBits) {

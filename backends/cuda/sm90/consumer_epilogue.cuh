@@ -7,7 +7,6 @@
 #include <cuda.h>
 
 #include <cstdint>
-#include <type_traits>
 
 #include "backends/cuda/fused_gemm.hpp"
 #include "backends/cuda/sm90/mbarrier.hpp"
@@ -52,12 +51,6 @@ __device__ __forceinline__ void epilogue(WarpgroupIntegerSums<Policy, Tile>& sum
   sums.fold_to_exact();
   write_strip<Policy>(WgmmaIntegerStrip<Policy, Tile>{sums}, p, row0 + thread / 32 * 16, col0, thread % 32, sink);
 }
-
-// A consumer warpgroup's sums: FP32 accumulators with the fold, or exact
-// integer sums (Int8Slices).
-template <class Policy, class Tile>
-using ConsumerSums = std::conditional_t<policy_traits<Policy>::integer_sums, WarpgroupIntegerSums<Policy, Tile>,
-                                        WarpgroupAccumulators<Policy, Tile>>;
 
 // Consumer warpgroup c's own barrier (named barrier 1 + c).
 __device__ __forceinline__ void consumer_sync(int consumer) {

@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
       epilogue<Policy, Tile>(acc, p, row0, col0, thread, StagedC<Tile>(ring, &c_map, consumer, thread, row0, col0));
     else if (s.part < 0)
       epilogue<Policy, Tile>(acc, p, row0, col0, thread);
-    else if constexpr (!policy_traits<Policy>::integer_sums)  // integer sums: whole tiles only (launch_tma_tile)
+    else
       store_partial(acc, partial_sums<Policy, Tile>(sk, 2 * schedule.slot + s.part, schedule.rank, consumer), thread);
   }
   if (staged_c && thread == 0) bulk_wait<0>();  // C's last boxes are written out

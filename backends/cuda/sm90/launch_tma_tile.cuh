@@ -69,12 +69,18 @@ int resident_blocks() {
   });
 }
 
-// The policy as the model sees it in this tile: pieces, products, sums (with
-// the fold's per-k-tile one) and whether the main term folds.
+// The policy as the model sees it in this tile: pieces, products (an INT8
+// one in half an FP16 one's time), sums (with the fold's per-k-tile one) and
+// whether the main term folds.
 template <class Policy, class Tile>
 constexpr model::EmulationShape emulation_shape() {
-  using Acc = WarpgroupAccumulators<Policy, Tile>;
-  return {Tile::pieces, policy_traits<Policy>::products, Acc::count + (Acc::folds ? 1 : 0), Acc::folds};
+  using traits = policy_traits<Policy>;
+  if constexpr (traits::integer_sums) {
+    return {Tile::pieces, traits::products / 2, ConsumerSums<Policy, Tile>::count, false};
+  } else {
+    using Acc = WarpgroupAccumulators<Policy, Tile>;
+    return {Tile::pieces, traits::products, Acc::count + (Acc::folds ? 1 : 0), Acc::folds};
+  }
 }
 
 // Whether to spread the last partial round by k: the model's verdict, or
@@ -104,16 +110,13 @@ void launch_tma_tile(const TmaLaunch& l) {
   // EGEMM_SM90_SLOTS=n: at most n slots, the other SMs left free (for experiments beside other work).
   if (const int cap = switches().sm90_slots(); cap > 0) slots = std::min(cap, slots);
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
-  // Integer sums take whole tiles (their partial sums and fixup are not built).
-  constexpr bool may_split = !policy_traits<Policy>::integer_sums;
-  StreamKArgs sk{model::StreamKTail::whole_tiles(work, slots, k_tiles), nullptr};
-  if constexpr (may_split) {
-    if (split_tail<Policy, Tile>(l.g)) {
-      sk.tail = model::StreamKTail::split_rest(work, slots, k_tiles);
-      constexpr std::size_t floats_per_buffer =
-          std::size_t{Tile::cluster} * Tile::bm * Tile::bn * WarpgroupAccumulators<Policy, Tile>::count;
-      if (sk.tail.splits()) sk.partials = l.scratch.take<float>(sk.tail.partial_buffers() * floats_per_buffer);
-    }
+  StreamKArgs sk{split_tail<Policy, Tile>(l.g) ? model::StreamKTail::split_rest(work, slots, k_tiles)
+                                               : model::StreamKTail::whole_tiles(work, slots, k_tiles),
+                 nullptr};
+  if (sk.tail.splits()) {
+    constexpr std::size_t words_per_buffer =
+        std::size_t{Tile::cluster} * Tile::consumers * partial_words<Policy, Tile>;
+    sk.partials = l.scratch.take<std::uint32_t>(sk.tail.partial_buffers() * words_per_buffer);
   }
   if (l.scratch.measures_only()) return;
 
@@ -134,8 +137,7 @@ void launch_tma_tile(const TmaLaunch& l) {
   const cudaLaunchConfig_t config =
       tile_launch_config<Tile>(static_cast<long long>(slots) * Tile::cluster, l.stream, attributes);
   EGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_hi, a_lo, a_lowest, b_hi, b_lo, b_lowest, c_out, p, sk));
-  if constexpr (may_split) {
-    if (!sk.tail.splits()) return;
+  if (sk.tail.splits()) {
     constexpr int blocks_per_tile = Tile::cluster * Tile::consumers * Tile::bn / 8;  // one per consumer and n8 block
     launch_dependent(stream_k_fixup_kernel<Policy, Tile>, dim3(sk.tail.rest() * blocks_per_tile), 128, 0, l.stream,
                      p, sk);

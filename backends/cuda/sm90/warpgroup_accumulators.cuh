@@ -29,6 +29,9 @@ struct WarpgroupAccumulators {
   float acc[count][size];
   float step[folds ? size : 1];  // the folded term's sum since the last fold
 
+  // Sum s's entry v as a 32-bit word (the stream-K tail's partial sums).
+  __device__ __forceinline__ std::uint32_t word(int s, int v) const { return __float_as_uint(acc[s][v]); }
+
   // The wgmma sums start from their first k-tile (accumulate = 0); only the
   // folded main accumulator, never a wgmma's, is zeroed here.
   __device__ __forceinline__ void zero_main() {

@@ -6,9 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "backends/cuda/warp_fragments.cuh"  // for_each_term
+#include "backends/cuda/sm90/warpgroup_accumulators.cuh"
 #include "backends/cuda/sm90/wgmma.hpp"
 #include "backends/cuda/split_operand.hpp"  // max_pieces
 #include "egemm/numerics/int8_digits.hpp"
@@ -23,6 +25,9 @@ struct WarpgroupIntegerSums {
   static constexpr int k_steps = Tile::row_bytes / 32;  // 32-byte k slices per k-tile row
   static constexpr int size = Tile::bn / 2;  // int32 per thread of a 64 x bn sum
   std::uint32_t sum[count][size];
+
+  // Sum s's entry v as a 32-bit word (the stream-K tail's partial sums).
+  __device__ __forceinline__ std::uint32_t word(int s, int v) const { return sum[s][v]; }
 
   // Every sum starts afresh in its tile's first k-tile (accumulate = 0).
   __device__ __forceinline__ void zero_main() {}
@@ -94,5 +99,11 @@ struct WgmmaIntegerStrip {
     return numerics::int8_scale_round(sums.exact(4 * j + 2 * h + w), exponent);
   }
 };
+
+// A consumer warpgroup's sums: FP32 accumulators with the fold, or exact
+// integer sums (Int8Slices).
+template <class Policy, class Tile>
+using ConsumerSums = std::conditional_t<policy_traits<Policy>::integer_sums, WarpgroupIntegerSums<Policy, Tile>,
+                                        WarpgroupAccumulators<Policy, Tile>>;
 
 }  // namespace egemm::cuda::hopper

@@ -73,8 +73,8 @@ struct HopperResources {
 
 // The policy's shape as the kernel sees it.
 struct EmulationShape {
-  int pieces;        // FP16 pieces per operand (hi, lo)
-  int products;      // piece products per k-tile
+  int pieces;        // pieces per operand (FP16 hi, lo; Int8Slices' three digits)
+  int products;      // piece products per k-tile, in FP16 products' time (an INT8 one takes half)
   int sums;          // 64 x bn accumulators per consumer warpgroup (with the fold's per-k-tile sum)
   bool folds_main;   // the main term is its own wgmma group, waited for before the others finish
 };
@@ -180,8 +180,9 @@ inline HopperPrediction predict(const HopperResources& r, const HopperTile& t, c
                                         : static_cast<double>(work % slots) / static_cast<double>(slots);
   const double share = t.blocks_per_sm;  // blocks competing for one SM
   const double tensor = share * s.products * 2.0 * t.bm * t.bn * hopper_bk / (r.tensor_flop_per_s / r.sms);
+  // A k-tile of 64 values: rows of 128 bytes (FP16), 64 (INT8 digits).
   const double l2 =
-      share * s.pieces * (t.bm + static_cast<double>(t.bn) / t.cluster) * hopper_bk * 2 / (r.l2_bytes_per_s / r.sms);
+      share * s.pieces * (t.bm + static_cast<double>(t.bn) / t.cluster) * t.row_bytes / (r.l2_bytes_per_s / r.sms);
   const double wgmma_bytes = 2048.0 + 32.0 * t.bn;  // per m64nNk16: A 64 x 16, B N x 16
   const double smem = share * s.products * consumers(t) * (hopper_bk / 16) * wgmma_bytes /
                       (hopper_smem_bytes_per_clock * r.clock_hz);
