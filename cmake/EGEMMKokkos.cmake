@@ -64,12 +64,12 @@ endfunction()
 # Opt-in, off by default: route the stock float KokkosBlas::gemm on
 # Kokkos::Cuda to an EGEMM tag through Kokkos Kernels' own TPL hook
 # (egemm/kokkos/KokkosBlas3_gemm_tpl_spec_avail_egemm.hpp says how and why).
-#   EGEMM_KOKKOS_GEMM_TPL = OFF | EmulatedFP32 | RoundSplit4 | TruncateSplit4 | Half | FullRangeTF32x3
+#   EGEMM_KOKKOS_GEMM_TPL = OFF | EmulatedFP32 | RoundSplit4 | TruncateSplit4 | Half | FullRangeTF32x3 | Int8Slices
 # When set, EGEMM::kokkos_gemm_tpl defines it and pre-includes <egemm/kokkos.hpp>
 # into every source compiled for Kokkos: C++ requires every translation unit
 # that calls the gemm to see the same specialisation, and a forgotten
 # #include would silently keep the stock gemm in that file.
-set(_egemm_routable_tags EmulatedFP32 RoundSplit4 TruncateSplit4 Half FullRangeTF32x3)
+set(_egemm_routable_tags EmulatedFP32 RoundSplit4 TruncateSplit4 Half FullRangeTF32x3 Int8Slices)
 
 # Whether the Kokkos Kernels found was built with the cuBLAS TPL (which owns
 # float gemm on CUDA): its config header says so, and it exports Kokkos::CUBLAS.

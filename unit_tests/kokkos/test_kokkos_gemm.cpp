@@ -56,6 +56,7 @@ TEST_F(KokkosGemm, RoundSplit4EveryLayoutMixAndTranspose) { check_all_layouts<Ro
 TEST_F(KokkosGemm, TruncateSplit4EveryLayoutMixAndTranspose) { check_all_layouts<TruncateSplit4>(); }
 TEST_F(KokkosGemm, HalfEveryLayoutMixAndTranspose) { check_all_layouts<Half>(); }
 TEST_F(KokkosGemm, FullRangeTF32x3EveryLayoutMixAndTranspose) { check_all_layouts<FullRangeTF32x3>(); }
+TEST_F(KokkosGemm, Int8SlicesEveryLayoutMixAndTranspose) { check_all_layouts<Int8Slices>(); }
 TEST_F(KokkosGemm, NativeFP32EveryLayoutMixAndTranspose) { check_all_layouts<NativeFP32>(); }
 
 // Transposes in either case, and C (the conjugate transpose: a transpose for
