@@ -34,16 +34,7 @@ struct WarpAccumulators {
   static constexpr int steps_per_fold = fold_k / Format::mma_k;  // 1 (FP16) or 2 (TF32)
   float acc[count][Tile::m_frags][Tile::n_frags][4];
 
-  __device__ __forceinline__ void zero() {
-#pragma unroll
-    for (int s = 0; s < count; ++s)
-#pragma unroll
-      for (int mi = 0; mi < Tile::m_frags; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < Tile::n_frags; ++ni)
-#pragma unroll
-          for (int v = 0; v < 4; ++v) acc[s][mi][ni][v] = 0.0f;
-  }
+  __device__ __forceinline__ void zero() { zero_fragments(acc); }
 
   // Terms are the outer loop so the m x n independent mmas of a term hide
   // each other's latency; each accumulator still sees its terms in order.

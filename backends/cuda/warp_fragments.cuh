@@ -20,6 +20,19 @@ __device__ __forceinline__ void for_each_term(F&& f, std::integer_sequence<int, 
   (f(std::integral_constant<int, T>{}), ...);
 }
 
+// Every entry of a warp's sums (sum, m fragment, n fragment, register) set to zero.
+template <class T, int Sums, int M, int N>
+__device__ __forceinline__ void zero_fragments(T (&sums)[Sums][M][N][4]) {
+#pragma unroll
+  for (int s = 0; s < Sums; ++s)
+#pragma unroll
+    for (int mi = 0; mi < M; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < N; ++ni)
+#pragma unroll
+        for (int v = 0; v < 4; ++v) sums[s][mi][ni][v] = T(0);
+}
+
 template <class Policy, class Tile>
 struct WarpFragments {
   static constexpr int pieces = policy_traits<Policy>::pieces_per_operand;

@@ -23,16 +23,7 @@ struct WarpIntegerSums {
   static constexpr int count = traits::terms[traits::products - 1].accumulator + 1;  // sums, by weight
   std::int32_t sum[count][Tile::m_frags][Tile::n_frags][4];
 
-  __device__ __forceinline__ void zero() {
-#pragma unroll
-    for (int s = 0; s < count; ++s)
-#pragma unroll
-      for (int mi = 0; mi < Tile::m_frags; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < Tile::n_frags; ++ni)
-#pragma unroll
-          for (int v = 0; v < 4; ++v) sum[s][mi][ni][v] = 0;
-  }
+  __device__ __forceinline__ void zero() { zero_fragments(sum); }
 
   // Every mma step of one k-tile (32 values of k a step). Terms outermost:
   // the m x n independent mmas of a term hide each other's latency.
