@@ -1,6 +1,7 @@
-// EGEMM demo: one 1024^3 KokkosBlas::gemm with the EmulatedFP32 tag on
-// Kokkos' default execution space (the GPU when Kokkos was built with CUDA,
-// else the host fallback), against float64 and against plain FP32. Where
+// EGEMM demo: one 1024^3 KokkosBlas::gemm with the EmulatedFP32 tag (and
+// with Int8Slices, the INT8 tensor-core path) on Kokkos' default execution
+// space (the GPU when Kokkos was built with CUDA, else the host fallback),
+// against float64 and against plain FP32. Where
 // Kokkos has no CUDA backend but a GPU is present (Debian's Kokkos on a GPU
 // machine), the same product runs on the GPU through EGEMM's raw-pointer API
 // as well: what KokkosBlas::gemm on Kokkos::Cuda calls.
@@ -99,6 +100,7 @@ void run_on_gpu(int n, const std::vector<float>& a, const std::vector<float>& b,
     print_row(path, seconds[2], flop, egemm::reference::compare(c.data(), n, ref.data(), n, n));
   };
   run(egemm::EmulatedFP32{}, "EmulatedFP32 (EGEMM, GPU)");
+  run(egemm::Int8Slices{}, "Int8Slices (EGEMM, GPU)");
   run(egemm::NativeFP32{}, "FP32 SGEMM (cuBLAS, GPU)");
   cudaFree(da);
   cudaFree(db);
@@ -135,8 +137,9 @@ int main(int argc, char** argv) {
                 "        the same product runs on the GPU through EGEMM's raw-pointer API below\n");
 
   const Matrix A = random_matrix("A", n, n, 1), B = random_matrix("B", n, n, 2);
-  Matrix C_emulated("C_emulated", n, n), C_fp32("C_fp32", n, n);
+  Matrix C_emulated("C_emulated", n, n), C_int8("C_int8", n, n), C_fp32("C_fp32", n, n);
   const double t_emulated = timed_gemm(egemm::EmulatedFP32{}, A, B, C_emulated);
+  const double t_int8 = timed_gemm(egemm::Int8Slices{}, A, B, C_int8);
   const double t_fp32 = timed_gemm(egemm::NativeFP32{}, A, B, C_fp32);
 
   // float64 reference of the same product on the host.
@@ -147,14 +150,19 @@ int main(int argc, char** argv) {
       egemm::make_gemm_args("demo", 'N', 'T', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, unused_c.data(), n);
   egemm::reference::gemm_fp64(args, ref.data());
   const auto e_emulated = egemm::reference::compare(to_host(C_emulated).data(), n, ref.data(), n, n);
+  const auto e_int8 = egemm::reference::compare(to_host(C_int8).data(), n, ref.data(), n, n);
   const auto e_fp32 = egemm::reference::compare(to_host(C_fp32).data(), n, ref.data(), n, n);
 
   const double flop = 2.0 * n * n * n;
   std::printf("\n  %-26s %12s %12s %14s %14s\n", "path", "time [ms]", "GFLOP/s", "rel. Frob err", "max abs err");
   print_row("EmulatedFP32 (EGEMM)", t_emulated, flop, e_emulated);
+  print_row("Int8Slices (EGEMM)", t_int8, flop, e_int8);
   print_row("plain FP32 (KokkosBlas)", t_fp32, flop, e_fp32);
   std::printf("\n  EmulatedFP32 error / FP32 error = %.2f (<= 1: at least FP32 accuracy)\n",
               e_emulated.rel_frobenius / e_fp32.rel_frobenius);
+  std::printf("  Int8Slices error / FP32 error = %.2f (INT8 tensor cores: ~2^-24 of each row's largest element,\n"
+              "  for rows of similar magnitudes; README, \"Precision policies\")\n",
+              e_int8.rel_frobenius / e_fp32.rel_frobenius);
   if (!on_gpu) std::printf("  (host fallback times check correctness, not speed)\n");
 #if defined(EGEMM_DEMO_RAW_CUDA)
   if (!on_gpu && egemm::cuda_available()) run_on_gpu(n, a, b, ref);
