@@ -13,12 +13,13 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/dependent_launch.hpp"
-#include "backends/cuda/device_facts.hpp"
+#include "backends/cuda/loaded_code.hpp"
 #include "backends/cuda/per_device.hpp"
 #include "backends/cuda/emulation_path.hpp"
 #include "backends/cuda/split_operand.hpp"
@@ -176,7 +177,7 @@ __device__ __forceinline__ void cluster_split_row_panel(const OperandRows& src, 
   }
 #else
   (void)src, (void)dst, (void)any_nonfinite, (void)slice_panels, (void)slice, (void)slice_max;
-  __trap();  // the host launches it on sm_90 and newer only
+  __trap();  // the host launches it only where the code is sm_90's or newer (loaded_code.hpp)
 #endif
 }
 
@@ -199,44 +200,50 @@ __global__ void __launch_bounds__(split_threads) cluster_split_kernel(const Digi
 namespace {
 
 // The cluster split's shape for a padded depth: blocks per cluster and k
-// panels per block (as few blocks as the slices allow: each holds at most
-// cluster_slice_panels), or 0 blocks where it does not apply (k too deep, no
-// clusters before sm_90, or the GPU cannot place such a cluster).
+// panels per block (slices as short as up to cluster_max_blocks blocks make
+// them), or 0 blocks where it does not apply (k too deep, no clusters before
+// sm_90, or the GPU cannot place such a cluster).
 struct ClusterSplitShape {
   int blocks = 0, slice_panels = 0;
   std::size_t smem() const { return static_cast<std::size_t>(slice_panels) * sizeof(Panel); }
 };
 
+// Per device, once: whether the GPU places a cluster of b blocks with the
+// longest slices at all (a partitioned GPU may not), for b = 1 .. cluster_max_blocks.
+using PlaceableClusters = std::array<bool, cluster_max_blocks + 1>;
+
+PlaceableClusters placeable_clusters() {
+  static PerDevice<PlaceableClusters> per_device;
+  return per_device.get([](int) {
+    const int smem = static_cast<int>(cluster_slice_panels * sizeof(Panel));
+    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(cluster_split_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(cluster_split_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    PlaceableClusters placeable{};
+    for (int blocks = 1; blocks <= cluster_max_blocks; ++blocks) {
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(static_cast<unsigned>(blocks), 1, 1);
+      config.blockDim = dim3(split_threads);
+      config.dynamicSmemBytes = static_cast<std::size_t>(smem);
+      cudaLaunchAttribute cluster{};
+      cluster.id = cudaLaunchAttributeClusterDimension;
+      cluster.val.clusterDim.x = static_cast<unsigned>(blocks);
+      cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+      config.attrs = &cluster;
+      config.numAttrs = 1;
+      int clusters = 0;
+      EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_split_kernel, &config));
+      placeable[blocks] = clusters > 0;
+    }
+    return placeable;
+  });
+}
+
 ClusterSplitShape cluster_split_shape(index_t depth_pad) {
-  ClusterSplitShape s;
-  if (depth_pad > cluster_split_max_depth || device_facts().major < 9) return s;
+  // Code compiled for sm_90 or later has the kernel's body (sm_80 PTX the driver compiles for an H100 does not).
+  if (depth_pad > cluster_split_max_depth || !loaded_code_has_grid_dependency_control()) return {};
   const int panels = static_cast<int>(depth_pad / panel_k);
   const int slice = (panels + cluster_max_blocks - 1) / cluster_max_blocks, blocks = (panels + slice - 1) / slice;
-  const ClusterSplitShape want{blocks, slice};
-  static PerDevice<bool> opted_in;
-  opted_in.get([](int) {
-    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(cluster_split_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(cluster_slice_panels * sizeof(Panel))));
-    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(cluster_split_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    return true;
-  });
-  // Whether the GPU places a cluster of that shape at all (a partitioned GPU may not).
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(want.blocks), 1, 1);
-  config.blockDim = dim3(split_threads);
-  config.dynamicSmemBytes = want.smem();
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = static_cast<unsigned>(want.blocks);
-  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, cluster_split_kernel, &config) != cudaSuccess) {
-    (void)cudaGetLastError();  // a refusal, not an error of the call
-    return s;
-  }
-  return clusters > 0 ? want : s;
+  return placeable_clusters()[blocks] ? ClusterSplitShape{blocks, slice} : ClusterSplitShape{};
 }
 
 }  // namespace
