@@ -52,6 +52,16 @@ inline int dependent_launch_attribute(cudaLaunchAttribute& attribute) {
   return dependent_launch_supported() ? 1 : 0;
 }
 
+// The launch attribute for clusters of `blocks` blocks along x (sm_90 and newer).
+inline cudaLaunchAttribute cluster_dimension_attribute(unsigned blocks) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = blocks;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  return attribute;
+}
+
 namespace detail {
 template <class... Params, class... Args>
 void launch_kernel(bool dependent, unsigned cluster, void (*kernel)(Params...), dim3 grid, dim3 block,
@@ -64,13 +74,7 @@ void launch_kernel(bool dependent, unsigned cluster, void (*kernel)(Params...), 
   cudaLaunchAttribute attributes[2]{};
   unsigned count = 0;
   if (dependent) count += static_cast<unsigned>(dependent_launch_attribute(attributes[count]));
-  if (cluster > 1) {
-    attributes[count].id = cudaLaunchAttributeClusterDimension;
-    attributes[count].val.clusterDim.x = cluster;
-    attributes[count].val.clusterDim.y = 1;
-    attributes[count].val.clusterDim.z = 1;
-    ++count;
-  }
+  if (cluster > 1) attributes[count++] = cluster_dimension_attribute(cluster);
   config.numAttrs = count;
   config.attrs = attributes;
   const bool faulted = switches().fault_this_launch();  // EGEMM_FAULT_LAUNCH: the error path's tests

@@ -52,10 +52,7 @@ __device__ __forceinline__ void row_maxima_of_panel(const OperandRows& src, cons
   stats.reduce_over_row_lanes();
   if (at.q != 0 || at.row >= dst.rows) return;
   if (stats.max_bits != 0) atomicMax(dst.max_abs_bits + at.row, stats.max_bits);
-  if (stats.nonfinite) {
-    atomicOr(dst.nonfinite + at.row, row_nonfinite);
-    atomicOr(any_nonfinite, 1u);
-  }
+  if (stats.nonfinite) flag_nonfinite_row(dst, at.row, any_nonfinite);
 }
 
 // Four consecutive values' digit s, packed little-endian (value c in byte c).
@@ -160,10 +157,7 @@ __device__ __forceinline__ void cluster_split_row_panel(const OperandRows& src, 
   }
   stats.reduce_over_row_lanes();
   if (q == 0) slice_max[r] = stats.max_bits;
-  if (q == 0 && stats.nonfinite && row < dst.rows) {
-    atomicOr(dst.nonfinite + row, row_nonfinite);
-    atomicOr(any_nonfinite, 1u);
-  }
+  if (q == 0 && stats.nonfinite && row < dst.rows) flag_nonfinite_row(dst, row, any_nonfinite);
   cluster.sync();  // every slice's maxima are in
   std::uint32_t max_bits = 0;
   for (unsigned b = 0; b < blocks; ++b) max_bits = max(max_bits, cluster.map_shared_rank(slice_max, b)[r]);
@@ -195,10 +189,6 @@ __global__ void __launch_bounds__(split_threads) cluster_split_kernel(const Digi
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The cluster split's shape for a padded depth: blocks per cluster and k
 // panels per block (slices as short as up to cluster_max_blocks blocks make
 // them), or 0 blocks where it does not apply (k too deep, no clusters before
@@ -224,10 +214,7 @@ PlaceableClusters placeable_clusters() {
       config.gridDim = dim3(static_cast<unsigned>(blocks), 1, 1);
       config.blockDim = dim3(split_threads);
       config.dynamicSmemBytes = static_cast<std::size_t>(smem);
-      cudaLaunchAttribute cluster{};
-      cluster.id = cudaLaunchAttributeClusterDimension;
-      cluster.val.clusterDim.x = static_cast<unsigned>(blocks);
-      cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+      cudaLaunchAttribute cluster = cluster_dimension_attribute(static_cast<unsigned>(blocks));
       config.attrs = &cluster;
       config.numAttrs = 1;
       int clusters = 0;

@@ -66,10 +66,7 @@ __device__ __forceinline__ void record_row_stats(RowStats stats, const SplitOper
     atomicMax(dst.min_abs_inv_bits + row, stats.min_inv);
     if (!fits_fp16_scaled(stats.range())) mark_known_wide(dst, row, path_word);
   }
-  if (stats.nonfinite) {
-    atomicOr(dst.nonfinite + row, row_nonfinite);
-    atomicOr(any_nonfinite, 1u);
-  }
+  if (stats.nonfinite) flag_nonfinite_row(dst, row, any_nonfinite);
 }
 
 // Flags rows holding Inf or NaN from the values a thread holds (8 lanes per
@@ -81,10 +78,7 @@ __device__ bool record_nonfinite(const float (&x)[per_thread], index_t row, inde
   for (int c = 0; c < per_thread; ++c) bad |= numerics::is_finite(x[c]) ? 0u : 1u;
 #pragma unroll
   for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) bad |= __shfl_xor_sync(0xffffffffu, bad, lanes);
-  if (bad && threadIdx.x % threads_per_row == 0 && row < rows) {
-    atomicOr(dst.nonfinite + row, row_nonfinite);
-    atomicOr(any_nonfinite, 1u);
-  }
+  if (bad && threadIdx.x % threads_per_row == 0 && row < rows) flag_nonfinite_row(dst, row, any_nonfinite);
   return bad == 0;
 }
 

@@ -182,6 +182,12 @@ struct RowStats {
   }
 };
 
+// Row `row` holds Inf or NaN: its flag (the special-value pass recomputes its entries) and the call's.
+__device__ __forceinline__ void flag_nonfinite_row(const SplitOperand& dst, index_t row, std::uint32_t* any_nonfinite) {
+  atomicOr(dst.nonfinite + row, row_nonfinite);
+  atomicOr(any_nonfinite, 1u);
+}
+
 // Row `row`'s part in EmulatedFP32's path choice: a row the scaled FP16
 // split cannot hold is counted (and listed, up to max_recomputed_rows); one
 // beyond TF32's range rules the TF32 path out.

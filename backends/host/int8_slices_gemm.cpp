@@ -8,6 +8,7 @@
 
 #include "egemm/numerics/epilogue.hpp"
 #include "egemm/numerics/int8_digits.hpp"
+#include "egemm/path_selection.hpp"
 
 namespace egemm::host {
 namespace {
@@ -31,16 +32,8 @@ DigitRows digit_rows(const OperandRows& src) {
   d.nonfinite.resize(static_cast<std::size_t>(src.rows));
 #pragma omp parallel for schedule(static)
   for (index_t r = 0; r < src.rows; ++r) {
-    float max_abs = 0.0f;
     bool nonfinite = false;
-    for (index_t p = 0; p < src.depth; ++p) {
-      const float x = src(r, p);
-      if (numerics::is_finite(x))
-        max_abs = std::max(max_abs, ::fabsf(x));
-      else
-        nonfinite = true;
-    }
-    const int e = numerics::int8_row_exponent(max_abs);
+    const int e = numerics::int8_row_exponent(row_range(src, r, &nonfinite).max_abs);
     d.exponent[r] = e;
     d.nonfinite[r] = nonfinite ? 1 : 0;
     for (index_t p = 0; p < src.depth; ++p) {

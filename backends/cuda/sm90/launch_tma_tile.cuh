@@ -34,12 +34,7 @@ cudaLaunchConfig_t tile_launch_config(long long blocks, cudaStream_t stream, cud
   config.blockDim = dim3(Tile::threads);
   config.dynamicSmemBytes = Tile::smem_bytes;
   config.stream = stream;
-  cudaLaunchAttribute& cluster = attributes[0];
-  cluster = cudaLaunchAttribute{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = Tile::cluster;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
+  attributes[0] = cluster_dimension_attribute(Tile::cluster);
   config.attrs = attributes;
   config.numAttrs = 1 + static_cast<unsigned>(dependent_launch_attribute(attributes[1]));
   return config;
