@@ -72,6 +72,7 @@ struct SplitPair {
   std::uint32_t* any_nonfinite = nullptr;
   std::uint32_t* path_word = nullptr;
   std::uint32_t* verdict_blocks = nullptr;  // the path choice's blocks count themselves here
+  std::uint32_t* split_tickets = nullptr;   // Int8Slices' split blocks take their panels in order here
 };
 
 SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::size_t piece_bytes, index_t depth_multiple) {
@@ -88,8 +89,8 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
     op->exponent = carver.take<int>(static_cast<std::size_t>(op->rows_pad));
     op->panel_in_tf32 = carver.take<std::uint32_t>(static_cast<std::size_t>(split_panels(*op)));
   }
-  // Per operand: its statistics words (split_operand.hpp); then two flags and a counter.
-  const std::size_t words = static_cast<std::size_t>(split_stats_words(g.m) + split_stats_words(g.n) + 3);
+  // Per operand: its statistics words (split_operand.hpp); then two flags and two counters.
+  const std::size_t words = static_cast<std::size_t>(split_stats_words(g.m) + split_stats_words(g.n) + 4);
   s.stats = carver.take<std::uint32_t>(words);
   s.stats_bytes = words * sizeof(std::uint32_t);
   if (s.stats != nullptr) {
@@ -97,6 +98,7 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
     s.any_nonfinite = w;
     s.path_word = w + 1;
     s.verdict_blocks = w + 2;
+    s.split_tickets = w + 3;
   }
   return s;
 }
@@ -129,7 +131,7 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
       launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.verdict_blocks, s.any_nonfinite,
                                  stream);
     } else if constexpr (digits) {
-      launch_int8_slices_split(g.a_rows(), g.b_cols(), s.a, s.b, s.any_nonfinite, stream);
+      launch_int8_slices_split(g.a_rows(), g.b_cols(), s.a, s.b, s.any_nonfinite, s.split_tickets, stream);
     } else {
       // Without scaling or a path to choose, the split only records the non-finite flags.
       static_assert(!traits::scales_rows_and_columns, "row scaling is EmulatedFP32's split");

@@ -64,19 +64,16 @@ inline cudaLaunchAttribute cluster_dimension_attribute(unsigned blocks) {
 
 namespace detail {
 template <class... Params, class... Args>
-void launch_kernel(bool dependent, unsigned cluster, void (*kernel)(Params...), dim3 grid, dim3 block,
-                   std::size_t smem, cudaStream_t stream, Args&&... args) {
+void launch_kernel(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                   cudaStream_t stream, Args&&... args) {
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = smem;
   config.stream = stream;
-  cudaLaunchAttribute attributes[2]{};
-  unsigned count = 0;
-  if (dependent) count += static_cast<unsigned>(dependent_launch_attribute(attributes[count]));
-  if (cluster > 1) attributes[count++] = cluster_dimension_attribute(cluster);
-  config.numAttrs = count;
-  config.attrs = attributes;
+  cudaLaunchAttribute attribute{};
+  config.numAttrs = dependent ? static_cast<unsigned>(dependent_launch_attribute(attribute)) : 0u;
+  config.attrs = &attribute;
   const bool faulted = switches().fault_this_launch();  // EGEMM_FAULT_LAUNCH: the error path's tests
   const cudaError_t launched =
       faulted ? cudaErrorLaunchFailure : cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
@@ -90,7 +87,7 @@ void launch_kernel(bool dependent, unsigned cluster, void (*kernel)(Params...), 
 template <class... Params, class... Args>
 void launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
                       Args&&... args) {
-  detail::launch_kernel(true, 1, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
+  detail::launch_kernel(true, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
 }
 
 // kernel<<<grid, block, smem, stream>>>(args...), checked by the launch's own
@@ -100,14 +97,7 @@ void launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, std::siz
 template <class... Params, class... Args>
 void launch_plain(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
                   Args&&... args) {
-  detail::launch_kernel(false, 1, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
-}
-
-// launch_plain in clusters of `cluster` blocks along x (sm_90 and newer).
-template <class... Params, class... Args>
-void launch_plain_clusters(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
-                           unsigned cluster, Args&&... args) {
-  detail::launch_kernel(false, cluster, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
+  detail::launch_kernel(false, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
 }
 
 }  // namespace egemm::cuda

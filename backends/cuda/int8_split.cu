@@ -2,25 +2,19 @@
 // exponent before any of them is written (a guessed one, as EmulatedFP32's
 // split takes, that is a power of two too high costs every element of the row
 // a bit), so the row's maximum comes first. Two ways, over the 32-row x 128-k
-// panels the other splits use (split_panel.cuh; op(A) and op(B)^T in one
-// launch, blockIdx.z picking the operand):
-//  - one read (sm_90, k up to cluster_split_max_depth): a cluster of blocks
-//    holds a row panel's whole depth in their shared memory, each a slice
-//    of k; the blocks exchange their slices' row maxima through distributed
-//    shared memory, then write the digits from what they hold;
-//  - two reads (elsewhere): a launch for the row maxima, one for the digits.
+// panels the other splits use (split_panel.cuh):
+//  - one read from DRAM (lagged_split_kernel): each block gathers one
+//    panel's row maxima, then writes the digits of a panel gathered a
+//    little earlier, whose row panel is complete, re-reading it from L2;
+//  - two reads (grids too large for its tickets, or EGEMM_INT8_ONE_READ_SPLIT=0):
+//    a launch for the row maxima, one for the digits (blockIdx.z the operand).
 // Both write the bits numerics/int8_digits.hpp gives the host oracle.
-#include <cooperative_groups.h>
-
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <string>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/dependent_launch.hpp"
-#include "backends/cuda/loaded_code.hpp"
-#include "backends/cuda/per_device.hpp"
 #include "backends/cuda/emulation_path.hpp"
 #include "backends/cuda/split_operand.hpp"
 #include "backends/cuda/split_panel.cuh"
@@ -45,7 +39,7 @@ __device__ __forceinline__ void row_maxima_of_panel(const OperandRows& src, cons
   if (!at.inside(dst)) return;
   __shared__ Panel panel;
   float x[per_thread];
-  stage_row_values(src, at, panel, x);
+  load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
   RowStats stats;
 #pragma unroll
   for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
@@ -55,31 +49,70 @@ __device__ __forceinline__ void row_maxima_of_panel(const OperandRows& src, cons
   if (stats.nonfinite) flag_nonfinite_row(dst, at.row, any_nonfinite);
 }
 
-// Four consecutive values' digit s, packed little-endian (value c in byte c).
-__device__ __forceinline__ void pack_digits(const float* x, int e, std::uint32_t (&packed)[3]) {
-  packed[0] = packed[1] = packed[2] = 0;
-#pragma unroll
-  for (int c = 0; c < per_chunk; ++c) {
-    const numerics::Int8Digits d = numerics::int8_digits(x[c], e);
-    packed[0] |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(d.d0)) << (8 * c);
-    packed[1] |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(d.d1)) << (8 * c);
-    packed[2] |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(d.d2)) << (8 * c);
+// How a row's values become their scaled integers N = RN(x 2^(23 - e)):
+// by one multiply where 2^(23 - e) is a normal float (every row but those
+// below ~2^-103), else as the host does it (numerics::int8_scaled_integer).
+struct DigitScale {
+  bool by_multiply;
+  float factor;
+  int e;
+  __device__ __forceinline__ explicit DigitScale(int row_exponent)
+      : by_multiply(numerics::is_normal_pow2(23 - row_exponent)),
+        factor(by_multiply ? numerics::pow2_normal(23 - row_exponent) : 0.0f), e(row_exponent) {}
+  // The product is exact (|N| <= 2^23) and cvt.rni rounds half to even as
+  // rintf does; Inf and NaN give 0, as on the host.
+  __device__ __forceinline__ std::int32_t scaled_integer(float x) const {
+    if (!by_multiply) return numerics::int8_scaled_integer(x, e);
+    return numerics::is_finite(x) ? __float2int_rn(x * factor) : 0;
   }
+};
+
+// Four consecutive values' digits: packed[s] holds digit s (d0, d1, d2) of
+// value c in byte c, the bytes numerics::int8_digits gives. With m = N +
+// 0x808080 (not negative: |N| <= 2^23), byte i of m is digit 2 - i plus 128
+// (balanced base-256 digits, d0 in [-127, 127]), so a piece's bytes are m's
+// bytes XOR 0x80, gathered by byte permutes: ~3 instructions a value where
+// the digits one by one (a division and a shift each) took ~20.
+__device__ __forceinline__ void pack_digits(const float* x, const DigitScale& scale, std::uint32_t (&packed)[3]) {
+  std::uint32_t m[per_chunk];
+#pragma unroll
+  for (int c = 0; c < per_chunk; ++c) m[c] = static_cast<std::uint32_t>(scale.scaled_integer(x[c]) + 0x808080);
+  const std::uint32_t low01 = __byte_perm(m[0], m[1], 0x5140), low23 = __byte_perm(m[2], m[3], 0x5140);  // bytes 0, 1
+  const std::uint32_t top01 = __byte_perm(m[0], m[1], 0x0062), top23 = __byte_perm(m[2], m[3], 0x0062);  // bytes 2
+  packed[0] = __byte_perm(top01, top23, 0x5410) ^ 0x80808080u;
+  packed[1] = __byte_perm(low01, low23, 0x7632) ^ 0x80808080u;
+  packed[2] = __byte_perm(low01, low23, 0x5410) ^ 0x80808080u;
 }
 
-// A thread's 16 values of row `row` (panel at depth p0) as digits with
-// exponent e: three 4-byte stores a quad of consecutive values.
-__device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e, const SplitOperand& dst, index_t row,
-                                             index_t p0, int q) {
+// A panel's digits staged in shared memory for 16-byte stores: piece s,
+// panel row r, 4-byte word w. Rows of 40 words: the 4 rows x 8 lanes of a
+// warp's 4-byte stores hit 32 banks, and a row stays 16-byte aligned.
+inline constexpr int staged_row_words = 40;
+using StagedDigits = std::uint32_t[3][panel_rows][staged_row_words];
+static_assert(sizeof(StagedDigits) <= sizeof(Panel), "a panel's space, once read, stages its digits");
+
+// Every thread's 16 values of its panel row r (read_row_values' order;
+// panel at row r0, depth p0) as digits with its row's exponent e, written
+// as whole 128-byte rows of each piece, 16 bytes a thread (4-byte stores
+// from each thread's scattered quads had kept L2 busy with requests).
+// `staging`: a panel's shared memory no thread reads any more.
+__device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e, const SplitOperand& dst, index_t r0,
+                                             index_t p0, int r, int q, Panel& staging_panel) {
+  auto& staging = reinterpret_cast<StagedDigits&>(staging_panel);
+  const DigitScale scale(e);
 #pragma unroll
   for (int g = 0; g < chunks; ++g) {
-    const index_t p = p0 + panel_column(q, g, 0);  // depth_pad is a multiple of the panel: no bound
     std::uint32_t packed[3];
-    pack_digits(x + g * per_chunk, e, packed);
+    pack_digits(x + g * per_chunk, scale, packed);
 #pragma unroll
-    for (int s = 0; s < 3; ++s)
-      *reinterpret_cast<std::uint32_t*>(static_cast<std::uint8_t*>(dst.piece[s]) + row * dst.depth_pad + p) = packed[s];
+    for (int s = 0; s < 3; ++s) staging[s][r][panel_column(q, g, 0) / per_chunk] = packed[s];
   }
+  __syncthreads();
+  const int t = static_cast<int>(threadIdx.x), row = t / 8, word = 4 * (t % 8);  // 8 threads a 128-byte row
+#pragma unroll
+  for (int s = 0; s < 3; ++s)
+    *reinterpret_cast<uint4*>(static_cast<std::uint8_t*>(dst.piece[s]) + (r0 + row) * dst.depth_pad + p0 + 4 * word) =
+        *reinterpret_cast<const uint4*>(&staging[s][row][word]);
 }
 
 // Launch 2's panel: every element of the padded extent as digits (zeros
@@ -89,11 +122,11 @@ __device__ __forceinline__ void digits_of_panel(const OperandRows& src, const Sp
   if (!at.inside(dst)) return;
   __shared__ Panel panel;
   float x[per_thread];
-  stage_row_values(src, at, panel, x);
+  load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
   const index_t row = at.row;
   const int e = row < dst.rows ? numerics::int8_row_exponent(numerics::bits_to_float(dst.max_abs_bits[row])) : 0;
   if (blockIdx.y == 0 && at.q == 0) dst.exponent[row] = e;
-  write_digits(x, e, dst, row, at.p0, at.q);
+  write_digits(x, e, dst, at.r0, at.p0, at.r, at.q, panel);
 }
 
 __global__ void __launch_bounds__(split_threads) row_maxima_kernel(const DigitOperands ops, std::uint32_t* any_nonfinite) {
@@ -115,128 +148,113 @@ __global__ void __launch_bounds__(split_threads) digits_kernel(const DigitOperan
     digits_of_panel(ops.src[1], ops.dst[1]);
 }
 
-// --- one read: a cluster holds a row panel's whole depth ----------------------
+// --- one read: the digits lag the maxima ----------------------------------------
 
-// Panels of k a block of the cluster holds at most (its slice), and the most
-// blocks a cluster has (H100's non-portable cluster size): k up to 16 x 4 x
-// 128 = 8192. Short slices let three blocks share an SM; with one block an SM
-// (slices of 8-12 panels) the split ran at a third to a half of DRAM's
-// bandwidth, slower than two reads (session 17, runs 6-8).
-inline constexpr int cluster_slice_panels = 4;
-inline constexpr int cluster_max_blocks = 16;
-inline constexpr index_t cluster_split_max_depth = index_t{cluster_max_blocks} * cluster_slice_panels * panel_k;
-
-// The split of one row panel by a cluster (blockIdx.x / cluster size: the
-// row panel; the block's rank: its slice of `slice_panels` k panels, in
-// dynamic shared memory). Every block of the cluster reaches both cluster
-// barriers, whatever its slice holds (the last may be short or empty).
-__device__ __forceinline__ void cluster_split_row_panel(const OperandRows& src, const SplitOperand& dst,
-                                                        std::uint32_t* any_nonfinite, int slice_panels, Panel* slice,
-                                                        std::uint32_t (&slice_max)[panel_rows]) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  namespace cg = cooperative_groups;
-  const cg::cluster_group cluster = cg::this_cluster();
-  const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
-  const index_t r0 = static_cast<index_t>(blockIdx.x / blocks) * panel_rows;
-  const int first = static_cast<int>(rank) * slice_panels;
-  const int held = max(0, min(slice_panels, static_cast<int>(dst.depth_pad / panel_k) - first));
-  const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
-  const index_t row = r0 + r;
-  // The whole slice in flight at once (one panel at a time, each waited
-  // for, left DRAM idle between them: the split ran at a third of its bandwidth).
-  for (int j = 0; j < held; ++j) load_panel_async(src, r0, static_cast<index_t>(first + j) * panel_k, slice[j]);
-  sm80::cp_async_commit();
-  sm80::cp_async_wait<0>();
-  __syncthreads();
-  RowStats stats;
-  for (int j = 0; j < held; ++j) {
-    float x[per_thread];
-    read_row_values(slice[j], r, q, x);
-#pragma unroll
-    for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
-  }
-  stats.reduce_over_row_lanes();
-  if (q == 0) slice_max[r] = stats.max_bits;
-  if (q == 0 && stats.nonfinite && row < dst.rows) flag_nonfinite_row(dst, row, any_nonfinite);
-  cluster.sync();  // every slice's maxima are in
-  std::uint32_t max_bits = 0;
-  for (unsigned b = 0; b < blocks; ++b) max_bits = max(max_bits, cluster.map_shared_rank(slice_max, b)[r]);
-  cluster.sync();  // every block has read the others' maxima: none leaves while a peer reads its own
-  const int e = row < dst.rows ? numerics::int8_row_exponent(numerics::bits_to_float(max_bits)) : 0;
-  if (rank == 0 && q == 0) dst.exponent[row] = e;
-  for (int j = 0; j < held; ++j) {
-    float x[per_thread];
-    read_row_values(slice[j], r, q, x);
-    write_digits(x, e, dst, row, static_cast<index_t>(first + j) * panel_k, q);
-  }
-#else
-  (void)src, (void)dst, (void)any_nonfinite, (void)slice_panels, (void)slice, (void)slice_max;
-  __trap();  // the host launches it only where the code is sm_90's or newer (loaded_code.hpp)
-#endif
-}
-
-// A cluster of `cluster_blocks` blocks per row panel (blockIdx.x / cluster_blocks).
-__global__ void __launch_bounds__(split_threads) cluster_split_kernel(const DigitOperands ops, std::uint32_t* any_nonfinite,
-                                                                      int cluster_blocks, int slice_panels) {
-  extern __shared__ Panel slice[];
-  __shared__ std::uint32_t slice_max[panel_rows];
-  // The grid spans the larger operand: a whole cluster lies past the smaller one, or none of it.
-  const index_t r0 = static_cast<index_t>(blockIdx.x) / cluster_blocks * panel_rows;
-  if (blockIdx.z == 0) {
-    if (r0 < ops.dst[0].rows_pad) cluster_split_row_panel(ops.src[0], ops.dst[0], any_nonfinite, slice_panels, slice, slice_max);
-  } else {
-    if (r0 < ops.dst[1].rows_pad) cluster_split_row_panel(ops.src[1], ops.dst[1], any_nonfinite, slice_panels, slice, slice_max);
+// Thread 0 spins until *counter reaches `target` (acquire: what the arriving
+// blocks wrote before their fenced arrivals is visible after it).
+__device__ __forceinline__ void wait_for_count(const std::uint32_t* counter, std::uint32_t target) {
+  for (;;) {
+    std::uint32_t seen;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(seen) : "l"(counter) : "memory");
+    if (seen >= target) return;
+    __nanosleep(64);
   }
 }
 
-// The cluster split's shape for a padded depth: blocks per cluster and k
-// panels per block (slices as short as up to cluster_max_blocks blocks make
-// them), or 0 blocks where it does not apply (k too deep, no clusters before
-// sm_90, or the GPU cannot place such a cluster).
-struct ClusterSplitShape {
-  int blocks = 0, slice_panels = 0;
-  std::size_t smem() const { return static_cast<std::size_t>(slice_panels) * sizeof(Panel); }
+// Where panel `item` of an operand lies (row panel item / k panels, k panel
+// item % k panels), and the thread's row and eighth of it (as PanelPlace).
+struct PanelItem {
+  index_t k_panels, row_panel, r0, p0;
+  int r, q;
+  index_t row;
+  __device__ __forceinline__ PanelItem(const SplitOperand& dst, index_t item)
+      : k_panels(dst.depth_pad / panel_k), row_panel(item / k_panels), r0(row_panel * panel_rows),
+        p0(item % k_panels * panel_k), r(static_cast<int>(threadIdx.x) / threads_per_row),
+        q(static_cast<int>(threadIdx.x) % threads_per_row), row(r0 + r) {}
 };
 
-// Per device, once: whether the GPU places a cluster of b blocks with the
-// longest slices at all (a partitioned GPU may not), for b = 1 .. cluster_max_blocks.
-using PlaceableClusters = std::array<bool, cluster_max_blocks + 1>;
-
-PlaceableClusters placeable_clusters() {
-  static PerDevice<PlaceableClusters> per_device;
-  return per_device.get([](int) {
-    const int smem = static_cast<int>(cluster_slice_panels * sizeof(Panel));
-    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(cluster_split_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    EGEMM_CUDA_CHECK(cudaFuncSetAttribute(cluster_split_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    PlaceableClusters placeable{};
-    for (int blocks = 1; blocks <= cluster_max_blocks; ++blocks) {
-      cudaLaunchConfig_t config{};
-      config.gridDim = dim3(static_cast<unsigned>(blocks), 1, 1);
-      config.blockDim = dim3(split_threads);
-      config.dynamicSmemBytes = static_cast<std::size_t>(smem);
-      cudaLaunchAttribute cluster = cluster_dimension_attribute(static_cast<unsigned>(blocks));
-      config.attrs = &cluster;
-      config.numAttrs = 1;
-      int clusters = 0;
-      EGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_split_kernel, &config));
-      placeable[blocks] = clusters > 0;
-    }
-    return placeable;
-  });
+// The first half of a block's work: panel `item`'s rows' maxima merged into
+// the statistics (and Inf/NaN flagged), then the block's arrival at its row panel.
+__device__ __forceinline__ void gather_panel_maxima(const OperandRows& src, const SplitOperand& dst, index_t item,
+                                                    Panel& panel, std::uint32_t* any_nonfinite) {
+  const PanelItem at(dst, item);
+  float x[per_thread];
+  load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
+  RowStats stats;
+#pragma unroll
+  for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
+  stats.reduce_over_row_lanes();
+  if (at.q == 0 && at.row < dst.rows) {
+    if (stats.max_bits != 0) atomicMax(dst.max_abs_bits + at.row, stats.max_bits);
+    if (stats.nonfinite) flag_nonfinite_row(dst, at.row, any_nonfinite);
+  }
+  __syncthreads();  // every row's maximum merged before the block arrives
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(dst.panel_arrivals + at.row_panel, 1u);
+  }
 }
 
-ClusterSplitShape cluster_split_shape(index_t depth_pad) {
-  // Code compiled for sm_90 or later has the kernel's body (sm_80 PTX the driver compiles for an H100 does not).
-  if (depth_pad > cluster_split_max_depth || !loaded_code_has_grid_dependency_control()) return {};
-  const int panels = static_cast<int>(depth_pad / panel_k);
-  const int slice = (panels + cluster_max_blocks - 1) / cluster_max_blocks, blocks = (panels + slice - 1) / slice;
-  return placeable_clusters()[blocks] ? ClusterSplitShape{blocks, slice} : ClusterSplitShape{};
+// The second half: once every k panel of its row panel has arrived, panel
+// `item` again (from L2: it was read a moment before) as digits with the
+// rows' exact exponents.
+__device__ __forceinline__ void write_panel_digits(const OperandRows& src, const SplitOperand& dst, index_t item,
+                                                   Panel& panel) {
+  const PanelItem at(dst, item);
+  if (threadIdx.x == 0) wait_for_count(dst.panel_arrivals + at.row_panel, static_cast<std::uint32_t>(at.k_panels));
+  __syncthreads();
+  float x[per_thread];
+  load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
+  // From L2, where the atomics left them (a line in L1 could be older).
+  const int e =
+      at.row < dst.rows ? numerics::int8_row_exponent(numerics::bits_to_float(__ldcg(dst.max_abs_bits + at.row))) : 0;
+  if (at.p0 == 0 && at.q == 0) dst.exponent[at.row] = e;
+  write_digits(x, e, dst, at.r0, at.p0, at.r, at.q, panel);
 }
+
+// Block t gathers the maxima of panel t and writes the digits of panel t -
+// lag, in ticket order (taken as blocks start, not blockIdx: the launch order
+// of blocks is not promised): op(A)'s panels row panel after row panel, then
+// op(B)'s. With lag at least a row panel's k panels, every panel of the row
+// panel it writes had its ticket taken before its own, by a block that
+// arrives before it waits on anything: no wait depends on a free slot, so
+// any number of these kernels can share the GPU. The lag is short enough
+// that the second read finds the panel still in L2.
+__global__ void __launch_bounds__(split_threads, 6) lagged_split_kernel(const DigitOperands ops, std::uint32_t* tickets,
+                                                                     index_t panels, index_t lag,
+                                                                     std::uint32_t* any_nonfinite) {
+  wait_for_previous_kernel();
+  allow_next_kernel();
+  __shared__ Panel panel;
+  __shared__ std::uint32_t ticket;
+  if (threadIdx.x == 0) ticket = atomicAdd(tickets, 1u);
+  __syncthreads();
+  const index_t t = ticket, panels_a = ops.dst[0].rows_pad / panel_rows * (ops.dst[0].depth_pad / panel_k);
+  // Branches to constant indices: a run-time index would copy the parameters to local memory.
+  if (t < panels_a)
+    gather_panel_maxima(ops.src[0], ops.dst[0], t, panel, any_nonfinite);
+  else if (t < panels)
+    gather_panel_maxima(ops.src[1], ops.dst[1], t - panels_a, panel, any_nonfinite);
+  if (t < lag) return;
+  if (t - lag < panels_a)
+    write_panel_digits(ops.src[0], ops.dst[0], t - lag, panel);
+  else
+    write_panel_digits(ops.src[1], ops.dst[1], t - lag - panels_a, panel);
+}
+
+// The lag in panels: a row panel's k panels at least (the kernel's
+// guarantee); 192 at least, the fastest of 64 to 512 at 8192^3 on an H100
+// (shorter: blocks wait for row panels still being read; longer: the
+// re-reads began to miss L2; session 18, runs 4-5).
+inline constexpr index_t lagged_split_min_lag = 192;
+// Blocks (tickets) one launch takes: a 1-D grid of 32-bit tickets.
+inline constexpr index_t lagged_split_max_tickets = 0x7fffffff;
 
 }  // namespace
 
 void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
-                              const SplitOperand& b, std::uint32_t* any_nonfinite, cudaStream_t stream) {
+                              const SplitOperand& b, std::uint32_t* any_nonfinite, std::uint32_t* tickets,
+                              cudaStream_t stream) {
   const DigitOperands ops{{a_src, b_src}, {a, b}};
   index_t rows_pad = 0, depth_pad = 0;
   for (const SplitOperand& op : ops.dst) {
@@ -248,12 +266,13 @@ void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src
   if (depth_pad > split_max_depth)
     throw unsupported("egemm::gemm (CUDA): k = " + std::to_string(depth_pad) + " exceeds the split grid's limit");
   if (rows_pad == 0 || depth_pad == 0) return;
-  // The first kernel after the statistics' memset: plain launches.
-  if (const ClusterSplitShape c = cluster_split_shape(depth_pad); c.blocks > 0 && switches().int8_cluster_split()) {
-    const dim3 grid(static_cast<unsigned>(rows_pad / panel_rows * c.blocks), 1, 2);
-    return launch_plain_clusters(cluster_split_kernel, grid, dim3(split_threads), c.smem(), stream,
-                                 static_cast<unsigned>(c.blocks), ops, any_nonfinite, c.blocks, c.slice_panels);
-  }
+  // The first kernel after the statistics' memset: plain launches. Both
+  // operands have depth_pad (k rounded up to the panel).
+  const index_t panels = (a.rows_pad / panel_rows + b.rows_pad / panel_rows) * (depth_pad / panel_k);
+  const index_t lag = std::max(depth_pad / panel_k, lagged_split_min_lag);
+  if (switches().int8_one_read_split() && panels + lag <= lagged_split_max_tickets)
+    return launch_plain(lagged_split_kernel, dim3(static_cast<unsigned>(panels + lag)), dim3(split_threads), 0, stream,
+                        ops, tickets, panels, lag, any_nonfinite);
   const dim3 grid(static_cast<unsigned>(rows_pad / panel_rows), static_cast<unsigned>(depth_pad / panel_k), 2);
   launch_plain(row_maxima_kernel, grid, dim3(split_threads), 0, stream, ops, any_nonfinite);
   launch_dependent(digits_kernel, grid, split_threads, 0, stream, ops);

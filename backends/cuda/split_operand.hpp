@@ -33,6 +33,7 @@ struct SplitOperand {
   std::uint32_t* resplit_list = nullptr;     // ... all of them ([rows])
   std::uint32_t* known_wide = nullptr;       // EmulatedFP32: [rows] 1 once one panel of the row shows it wide
   std::uint32_t* known_wide_count = nullptr; // ... how many rows are
+  std::uint32_t* panel_arrivals = nullptr;   // Int8Slices: [row panels] k panels whose maxima are in (int8_split.cu)
   // Not statistics (no zeroing): EmulatedFP32's [split_panels(*this)] 1 where
   // the split wrote the panel's TF32 pieces rather than FP16 ones.
   std::uint32_t* panel_in_tf32 = nullptr;
@@ -75,8 +76,15 @@ __host__ __device__ inline void fp16_panels_over_tf32_row(const SplitOperand& op
   }
 }
 
+// The row panels of an operand of `rows` rows (its rows padded to split_row_multiple).
+inline index_t split_row_panels(index_t rows) {
+  return (rows + split_row_multiple - 1) / split_row_multiple * (split_row_multiple / split_panel_rows);
+}
+
 // How many statistics words an operand of `rows` rows takes.
-inline index_t split_stats_words(index_t rows) { return 5 * rows + 3 + max_recomputed_rows(rows); }
+inline index_t split_stats_words(index_t rows) {
+  return 5 * rows + 3 + max_recomputed_rows(rows) + split_row_panels(rows);
+}
 
 // Points op's statistics at `words` (split_stats_words(op.rows) of them);
 // returns the first word after them.
@@ -90,6 +98,7 @@ inline std::uint32_t* place_split_stats(SplitOperand& op, std::uint32_t* words) 
   op.resplit_count = words + 5 * op.rows + 1;
   op.known_wide_count = words + 5 * op.rows + 2;
   op.wide_list = words + 5 * op.rows + 3;
+  op.panel_arrivals = op.wide_list + max_recomputed_rows(op.rows);
   return words + split_stats_words(op.rows);
 }
 
@@ -131,6 +140,7 @@ void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_s
 // (statistics words and *any_nonfinite zero on entry), then the digits with
 // each row's exact exponent (int8_split.cu). Depths padded to the panel.
 void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
-                              const SplitOperand& b, std::uint32_t* any_nonfinite, cudaStream_t stream);
+                              const SplitOperand& b, std::uint32_t* any_nonfinite, std::uint32_t* tickets,
+                              cudaStream_t stream);
 
 }  // namespace egemm::cuda

@@ -92,22 +92,6 @@ struct PanelPlace {
   __device__ __forceinline__ bool inside(const SplitOperand& dst) const { return r0 < dst.rows_pad && p0 < dst.depth_pad; }
 };
 
-// load_panel without waiting: cp.async copies (zeros outside src), none in
-// registers, so that a block can have a whole slice of panels in flight. The
-// caller commits and waits (sm80::cp_async_commit, cp_async_wait) and syncs.
-__device__ __forceinline__ void load_panel_async(const OperandRows& src, index_t r0, index_t p0, Panel& panel) {
-  const PanelWalk w(src);
-  const float* first = w.first(src, r0, p0);
-  const index_t step = w.step(src);
-  const index_t rows_left = src.rows - r0, depth_left = src.depth - p0;
-#pragma unroll
-  for (int i = 0; i < per_thread; ++i) {
-    const bool inside = w.row + i * w.row_step < rows_left && w.k + i * w.k_step < depth_left;
-    sm80::cp_async_4_or_zero(&panel[w.row + i * w.row_step][w.k + i * w.k_step], inside ? first + i * step : src.base,
-                             inside);
-  }
-}
-
 // The guessed exponents of a panel's rows (numerics/row_exponent.hpp) from
 // their first exponent_guess_values values, worked out by every block of the
 // row panel alike (the prefix comes from L2 after the first): no launch of
@@ -302,12 +286,55 @@ __device__ __forceinline__ void read_row_values(const Panel& panel, int r, int q
   for (int v = 0; v < per_thread; ++v) x[v] = panel[r][panel_column(q, v / per_chunk, v % per_chunk)];
 }
 
-// The block's panel of src staged in shared memory, and the thread's 16 values of its row.
-__device__ __forceinline__ void stage_row_values(const OperandRows& src, const PanelPlace& at, Panel& panel,
-                                                 float (&x)[per_thread]) {
-  load_panel(src, at.r0, at.p0, panel);
-  __syncthreads();
-  read_row_values(panel, at.r, at.q, x);
+// A panel wholly inside src whose contiguous dimension can be read 16 bytes
+// at a time (the base and the other stride multiples of 4 floats; a
+// panel's first row and depth are multiples of 32).
+__device__ __forceinline__ bool panel_reads_in_quads(const OperandRows& src, index_t r0, index_t p0) {
+  const bool rows_contiguous = src.row_stride == 1, k_contiguous = src.depth_stride == 1;
+  const index_t other_stride = rows_contiguous ? src.depth_stride : src.row_stride;
+  return (rows_contiguous || k_contiguous) && other_stride % 4 == 0 &&
+         reinterpret_cast<std::uintptr_t>(src.base) % 16 == 0 && r0 + panel_rows <= src.rows &&
+         p0 + panel_k <= src.depth;
+}
+
+// The thread's 16 values of its panel row (read_row_values' order), read in
+// 16-byte quads where panel_reads_in_quads: with k contiguous straight into
+// registers (a quad is 4 of the thread's consecutive values), with rows
+// contiguous through `panel` (a quad is 4 rows of one depth; 8 lanes a
+// 128-byte column, conflict-free stores); else by load_panel. Block-
+// uniform branches; `panel` is free again when it returns.
+__device__ __forceinline__ void load_row_values(const OperandRows& src, index_t r0, index_t p0, int r, int q,
+                                                Panel& panel, float (&x)[per_thread]) {
+  if (!panel_reads_in_quads(src, r0, p0)) {
+    load_panel(src, r0, p0, panel);
+    __syncthreads();
+    read_row_values(panel, r, q, x);
+  } else if (src.depth_stride == 1) {
+    const float* row = src.base + (r0 + r) * src.row_stride + p0;
+#pragma unroll
+    for (int g = 0; g < chunks; ++g) {
+      const float4 v = __ldg(reinterpret_cast<const float4*>(row + panel_column(q, g, 0)));
+      x[g * per_chunk] = v.x, x[g * per_chunk + 1] = v.y, x[g * per_chunk + 2] = v.z, x[g * per_chunk + 3] = v.w;
+    }
+    return;  // the panel was not used
+  } else {
+    const int t = static_cast<int>(threadIdx.x), quad_row = 4 * (t % 8);
+    const float* column = src.base + r0 + quad_row + (p0 + t / 8) * src.depth_stride;
+    constexpr int columns_per_pass = split_threads / 8;  // 32
+    float4 v[panel_k / columns_per_pass];
+#pragma unroll
+    for (int i = 0; i < panel_k / columns_per_pass; ++i)
+      v[i] = __ldg(reinterpret_cast<const float4*>(column + i * columns_per_pass * src.depth_stride));
+#pragma unroll
+    for (int i = 0; i < panel_k / columns_per_pass; ++i) {
+      const int k = t / 8 + i * columns_per_pass;
+      panel[quad_row][k] = v[i].x, panel[quad_row + 1][k] = v[i].y;
+      panel[quad_row + 2][k] = v[i].z, panel[quad_row + 3][k] = v[i].w;
+    }
+    __syncthreads();
+    read_row_values(panel, r, q, x);
+  }
+  __syncthreads();  // every thread has its values: the panel may be written again
 }
 
 // The values scaled by 2^-e (NaN passes unscaled, payload kept, as the

@@ -35,8 +35,8 @@ T memo(std::optional<T>& slot, Read read) {
 bool Switches::small_gemm_fallback() {
   return memo(small_gemm_fallback_, [] { return !is("EGEMM_SMALL_GEMM_FALLBACK", "0"); });
 }
-bool Switches::int8_cluster_split() {
-  return memo(int8_cluster_split_, [] { return !is("EGEMM_INT8_CLUSTER_SPLIT", "0"); });
+bool Switches::int8_one_read_split() {
+  return memo(int8_one_read_split_, [] { return !is("EGEMM_INT8_ONE_READ_SPLIT", "0"); });
 }
 bool Switches::sgemm_plans() {
   return memo(sgemm_plans_, [] { return !is("EGEMM_SGEMM_PLANS", "0"); });

@@ -27,7 +27,7 @@ class Switches {
   StreamK sm90_stream_k();
   int sm90_group();            // EGEMM_SM90_GROUP: the raster's group (1..65535), 0 for the default
   bool sm90_c_through_tma();   // EGEMM_SM90_C_STORE=registers: false
-  bool int8_cluster_split();   // EGEMM_INT8_CLUSTER_SPLIT=0: false (Int8Slices' two-read split)
+  bool int8_one_read_split();  // EGEMM_INT8_ONE_READ_SPLIT=0: false (Int8Slices' two-read split)
   // EGEMM_FAULT_LAUNCH=n: true for the call's n-th kernel launch, which then
   // reports cudaErrorLaunchFailure instead of running (the tests of the error
   // path: no other way makes a launch fail on demand); 0 or unset: none.
@@ -35,7 +35,7 @@ class Switches {
   bool fault_this_launch();
 
  private:
-  std::optional<bool> small_gemm_fallback_, sgemm_plans_, sm90_persistent_, sm90_c_through_tma_, int8_cluster_split_;
+  std::optional<bool> small_gemm_fallback_, sgemm_plans_, sm90_persistent_, sm90_c_through_tma_, int8_one_read_split_;
   std::optional<Sm90Kernel> sm90_kernel_;
   std::optional<std::string> sm90_tile_;
   std::optional<int> sm90_cluster_, sm90_slots_, sm90_group_;

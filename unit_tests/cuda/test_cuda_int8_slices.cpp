@@ -1,6 +1,6 @@
 // Int8Slices on the GPU: its integer sums are exact, so every kernel (the
 // Hopper INT8 wgmma kernel, the mma.sync kernel other GPUs run) and both
-// splits (one read by clusters on sm_90, two reads elsewhere) must give the
+// splits (one read from DRAM, the lagged split; two reads) must give the
 // host oracle's bits, entry for entry, on fresh random inputs with C
 // poisoned; also at the deepest k an int32 sum holds, with the largest
 // digits, and past it (where the call runs EmulatedFP32).
@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,11 +51,12 @@ TEST(CudaInt8Slices, EveryKernelGivesTheHostOraclesBits) {
       {'N', 'N', 1, 1, 1, 1.0f, 0.0f, 0},       {'N', 'T', 7, 9, 33, 1.0f, 0.0f, 3},
       {'T', 'N', 33, 35, 200, -0.75f, 2.0f, 1}, {'T', 'T', 130, 129, 257, 1.0f, 0.5f, 0},
       {'N', 'T', 300, 260, 1000, 1.0f, 0.0f, 1}, {'N', 'N', 129, 400, 70, -0.75f, -2.5f, 0},
-      {'T', 'N', 512, 512, 4096, 1.0f, 0.0f, 0},
+      {'T', 'N', 512, 512, 4096, 1.0f, 0.0f, 0},  // k contiguous, 16-byte loads
+      {'N', 'T', 256, 192, 640, 1.0f, 0.0f, 4},   // rows contiguous, 16-byte loads through shared memory
   };
   for (const char* kernel : int8_kernel_switches())
     for (const char* split : {static_cast<const char*>(nullptr), "0"}) {
-      const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_CLUSTER_SPLIT", split);
+      const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_ONE_READ_SPLIT", split);
       for (const test::GemmCase& c : cases) {
         const std::uint64_t seed = test::fresh_seed();
         SCOPED_TRACE(::testing::Message() << test::fused_kernel_switch_label(kernel)
@@ -86,6 +88,35 @@ TEST(CudaInt8Slices, StreamKTailGivesTheHostOraclesBits) {
   }
 }
 
+// Calls on several streams at once: the lagged splits' blocks wait for each
+// other's panels across kernels sharing the GPU (a block waits only on panels
+// whose blocks have started and never wait before arriving, so none can hold
+// the slots the others need). Each result equals the same call's alone.
+TEST(CudaInt8Slices, ConcurrentCallsOnManyStreamsFinishWithTheSameBits) {
+  EGEMM_REQUIRE_GPU();
+  const test::GemmCase c{'N', 'N', 384, 256, 12288, 1.0f, 0.0f, 0};  // 96 k panels a row panel
+  test::GemmInputs in = test::make_inputs(c, test::fresh_seed());
+  test::DeviceBuffer<float> a(in.a.data), b(in.b.data);
+  std::vector<float> alone(in.c.data);
+  GemmArgs g = in.args;
+  g.c = alone.data();
+  test::run_on_device(Int8Slices{}, g, nullptr);
+  constexpr int streams = 8;
+  std::vector<test::OwnedStream> owned(streams);
+  std::vector<std::unique_ptr<test::DeviceBuffer<float>>> outputs;
+  for (int s = 0; s < streams; ++s) {
+    outputs.push_back(std::make_unique<test::DeviceBuffer<float>>(in.c.data.size()));
+    test::gemm_on_device(Int8Slices{}, g, a.get(), b.get(), outputs.back()->get(), owned[s].get());
+  }
+  test::cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  for (int s = 0; s < streams; ++s) {
+    const std::vector<float> got = outputs[s]->download();
+    for (index_t j = 0; j < c.n; ++j)
+      EXPECT_EQ(std::memcmp(got.data() + j * in.c.ld, alone.data() + j * in.c.ld, c.m * sizeof(float)), 0)
+          << "stream " << s << ", column " << j;
+  }
+}
+
 // Rows of very different magnitudes (each row's exponent on its own), rows
 // of zeros, and Inf/NaN rows (left to the special-value pass) on both kernels.
 TEST(CudaInt8Slices, ScaledRowsZerosAndSpecialValuesGiveTheHostOraclesBits) {
@@ -93,7 +124,7 @@ TEST(CudaInt8Slices, ScaledRowsZerosAndSpecialValuesGiveTheHostOraclesBits) {
   const test::GemmCase c{'N', 'N', 200, 150, 300, 1.0f, 0.0f, 0};
   for (const char* kernel : int8_kernel_switches())
     for (const char* split : {static_cast<const char*>(nullptr), "0"}) {
-      const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_CLUSTER_SPLIT", split);
+      const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_ONE_READ_SPLIT", split);
       test::GemmInputs in = test::make_inputs(c, test::fresh_seed());
       for (index_t i = 0; i < c.m; ++i)
         for (index_t p = 0; p < c.k; ++p) in.a(i, p) = std::ldexp(in.a(i, p), static_cast<int>(i % 61) * 4 - 120);

@@ -93,16 +93,16 @@ TEST(CudaSwitches, ValuesReadAsTheReadmeSays) {
   }
   {
     const test::ScopedEnv a("EGEMM_SMALL_GEMM_FALLBACK", "0"), b("EGEMM_SGEMM_PLANS", "0"),
-        c("EGEMM_SM90_PERSISTENT", "0"), d("EGEMM_SM90_CLUSTER", "1"), e("EGEMM_INT8_CLUSTER_SPLIT", "0");
+        c("EGEMM_SM90_PERSISTENT", "0"), d("EGEMM_SM90_CLUSTER", "1"), e("EGEMM_INT8_ONE_READ_SPLIT", "0");
     EXPECT_FALSE(switches().small_gemm_fallback());
     EXPECT_FALSE(switches().sgemm_plans());
     EXPECT_FALSE(switches().sm90_persistent());
     EXPECT_EQ(switches().sm90_cluster(), 1);
-    EXPECT_FALSE(switches().int8_cluster_split());
+    EXPECT_FALSE(switches().int8_one_read_split());
   }
   {
-    const test::ScopedEnv unset("EGEMM_INT8_CLUSTER_SPLIT", nullptr);
-    EXPECT_TRUE(switches().int8_cluster_split());
+    const test::ScopedEnv unset("EGEMM_INT8_ONE_READ_SPLIT", nullptr);
+    EXPECT_TRUE(switches().int8_one_read_split());
   }
 }
 
