@@ -36,6 +36,21 @@ TEST(Int8Digits, EveryScaledIntegerInRangeIsItsThreeDigits) {
   for (int i = 0; i < 100000; ++i) expect_digits_of(any(gen));
 }
 
+// The CUDA split packs digits from the biased integer's bytes: for every N in
+// range, byte i of N + 0x808080, XOR 0x80, is digit d(2 - i)'s byte.
+TEST(Int8Digits, TheBiasedIntegersBytesAreTheDigitsOfEveryScaledInteger) {
+  std::int64_t wrong = 0;
+  for (std::int32_t n = -int8_slices_max_scaled; n <= int8_slices_max_scaled; ++n) {
+    const numerics::Int8Digits d = int8_digits_of(n);
+    const std::uint32_t m = numerics::int8_biased_digits(n);
+    const bool same = (m & 0xffu) == (static_cast<std::uint8_t>(d.d2) ^ 0x80u) &&
+                      ((m >> 8) & 0xffu) == (static_cast<std::uint8_t>(d.d1) ^ 0x80u) &&
+                      ((m >> 16) & 0xffu) == (static_cast<std::uint8_t>(d.d0) ^ 0x80u) && (m >> 24) == 0;
+    if (!same && wrong++ < 5) ADD_FAILURE() << "N = " << n << ": biased bytes " << std::hex << m;
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
 TEST(Int8Digits, TheRowExponentFillsTheDigitsWithoutOverflow) {
   std::mt19937 gen(static_cast<std::uint32_t>(test::fresh_seed()));
   std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);

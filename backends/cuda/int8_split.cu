@@ -68,15 +68,15 @@ struct DigitScale {
 };
 
 // Four consecutive values' digits: packed[s] holds digit s (d0, d1, d2) of
-// value c in byte c, the bytes numerics::int8_digits gives. With m = N +
-// 0x808080 (not negative: |N| <= 2^23), byte i of m is digit 2 - i plus 128
-// (balanced base-256 digits, d0 in [-127, 127]), so a piece's bytes are m's
-// bytes XOR 0x80, gathered by byte permutes: ~3 instructions a value where
-// the digits one by one (a division and a shift each) took ~20.
+// value c in byte c, the bytes numerics::int8_digits gives. A piece's bytes
+// are those of the biased integers m = N + 0x808080 XOR 0x80
+// (numerics::int8_biased_digits), gathered by byte permutes: ~3
+// instructions a value where the digits one by one (a division and a shift
+// each) took ~20.
 __device__ __forceinline__ void pack_digits(const float* x, const DigitScale& scale, std::uint32_t (&packed)[3]) {
   std::uint32_t m[per_chunk];
 #pragma unroll
-  for (int c = 0; c < per_chunk; ++c) m[c] = static_cast<std::uint32_t>(scale.scaled_integer(x[c]) + 0x808080);
+  for (int c = 0; c < per_chunk; ++c) m[c] = numerics::int8_biased_digits(scale.scaled_integer(x[c]));
   const std::uint32_t low01 = __byte_perm(m[0], m[1], 0x5140), low23 = __byte_perm(m[2], m[3], 0x5140);  // bytes 0, 1
   const std::uint32_t top01 = __byte_perm(m[0], m[1], 0x0062), top23 = __byte_perm(m[2], m[3], 0x0062);  // bytes 2
   packed[0] = __byte_perm(top01, top23, 0x5410) ^ 0x80808080u;

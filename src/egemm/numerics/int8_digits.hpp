@@ -55,6 +55,15 @@ EGEMM_INLINE Int8Digits int8_digits_of(std::int32_t n) {
 
 EGEMM_INLINE Int8Digits int8_digits(float x, int e) { return int8_digits_of(int8_scaled_integer(x, e)); }
 
+// The same digits as bytes, for packing them without divisions: m = N +
+// 0x808080 is not negative (|N| <= int8_slices_max_scaled), and byte i of m
+// is digit d(2 - i) plus 128 (base-256 digits balanced around 0), so digit
+// d(2 - i)'s two's-complement byte is byte i of m XOR 0x80.
+inline constexpr std::uint32_t int8_digit_bias = 0x808080u;
+EGEMM_INLINE std::uint32_t int8_biased_digits(std::int32_t n) {
+  return static_cast<std::uint32_t>(n) + int8_digit_bias;  // wraps to N + 0x808080 >= 0
+}
+
 // 2^e as a float64, for FP64's normal exponents (|e| <= 1022).
 EGEMM_INLINE double pow2_double(int e) {
   const std::uint64_t bits = static_cast<std::uint64_t>(e + 1023) << 52;
