@@ -32,7 +32,21 @@ struct DigitOperands {
   SplitOperand dst[2];
 };
 
-// Launch 1's panel: the row statistics (stats words and flags zero on entry).
+// A panel's values merged into their rows' statistics (stats words and
+// flags zero on entry): each row's largest finite |x|, and its Inf/NaN flag.
+// Every thread calls it (its row's 8 lanes reduce together).
+__device__ __forceinline__ void merge_row_maxima(const SplitOperand& dst, index_t row, int q,
+                                                 const float (&x)[per_thread], std::uint32_t* any_nonfinite) {
+  RowStats stats;
+#pragma unroll
+  for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
+  stats.reduce_over_row_lanes();
+  if (q != 0 || row >= dst.rows) return;
+  if (stats.max_bits != 0) atomicMax(dst.max_abs_bits + row, stats.max_bits);
+  if (stats.nonfinite) flag_nonfinite_row(dst, row, any_nonfinite);
+}
+
+// Launch 1's panel: its rows' statistics.
 __device__ __forceinline__ void row_maxima_of_panel(const OperandRows& src, const SplitOperand& dst,
                                                     std::uint32_t* any_nonfinite) {
   const PanelPlace at;
@@ -40,13 +54,7 @@ __device__ __forceinline__ void row_maxima_of_panel(const OperandRows& src, cons
   __shared__ Panel panel;
   float x[per_thread];
   load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
-  RowStats stats;
-#pragma unroll
-  for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
-  stats.reduce_over_row_lanes();
-  if (at.q != 0 || at.row >= dst.rows) return;
-  if (stats.max_bits != 0) atomicMax(dst.max_abs_bits + at.row, stats.max_bits);
-  if (stats.nonfinite) flag_nonfinite_row(dst, at.row, any_nonfinite);
+  merge_row_maxima(dst, at.row, at.q, x, any_nonfinite);
 }
 
 // How a row's values become their scaled integers N = RN(x 2^(23 - e)):
@@ -77,6 +85,7 @@ __device__ __forceinline__ void pack_digits(const float* x, const DigitScale& sc
   std::uint32_t m[per_chunk];
 #pragma unroll
   for (int c = 0; c < per_chunk; ++c) m[c] = numerics::int8_biased_digits(scale.scaled_integer(x[c]));
+  // __byte_perm(a, b, s): result byte i is byte s_i of (b:a), s_i the i-th nibble of s.
   const std::uint32_t low01 = __byte_perm(m[0], m[1], 0x5140), low23 = __byte_perm(m[2], m[3], 0x5140);  // bytes 0, 1
   const std::uint32_t top01 = __byte_perm(m[0], m[1], 0x0062), top23 = __byte_perm(m[2], m[3], 0x0062);  // bytes 2
   packed[0] = __byte_perm(top01, top23, 0x5410) ^ 0x80808080u;
@@ -95,7 +104,7 @@ static_assert(sizeof(StagedDigits) <= sizeof(Panel), "a panel's space, once read
 // panel at row r0, depth p0) as digits with its row's exponent e, written
 // as whole 128-byte rows of each piece, 16 bytes a thread (4-byte stores
 // from each thread's scattered quads had kept L2 busy with requests).
-// `staging`: a panel's shared memory no thread reads any more.
+// `staging_panel`: a panel's shared memory no thread reads any more.
 __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e, const SplitOperand& dst, index_t r0,
                                              index_t p0, int r, int q, Panel& staging_panel) {
   auto& staging = reinterpret_cast<StagedDigits&>(staging_panel);
@@ -180,14 +189,7 @@ __device__ __forceinline__ void gather_panel_maxima(const OperandRows& src, cons
   const PanelItem at(dst, item);
   float x[per_thread];
   load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
-  RowStats stats;
-#pragma unroll
-  for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
-  stats.reduce_over_row_lanes();
-  if (at.q == 0 && at.row < dst.rows) {
-    if (stats.max_bits != 0) atomicMax(dst.max_abs_bits + at.row, stats.max_bits);
-    if (stats.nonfinite) flag_nonfinite_row(dst, at.row, any_nonfinite);
-  }
+  merge_row_maxima(dst, at.row, at.q, x, any_nonfinite);
   __syncthreads();  // every row's maximum merged before the block arrives
   if (threadIdx.x == 0) {
     __threadfence();
