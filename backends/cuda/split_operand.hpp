@@ -136,9 +136,12 @@ void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_s
                                 std::uint32_t* any_nonfinite, cudaStream_t stream);
 
 // Int8Slices' split of op(A) and op(B)^T into three digit pieces (1 byte an
-// element), two launches: each row's largest finite |x| and Inf/NaN flag
-// (statistics words and *any_nonfinite zero on entry), then the digits with
-// each row's exact exponent (int8_split.cu). Depths padded to the panel.
+// element), each row with its exact exponent, and each row's largest finite
+// |x| and Inf/NaN flag on the way (statistics words, *any_nonfinite and
+// *tickets zero on entry): one launch that reads the operands once from
+// DRAM (the lagged split, int8_split.cu), or two (row maxima, then digits)
+// where its tickets would not fit or EGEMM_INT8_ONE_READ_SPLIT=0. Depths
+// padded to the panel.
 void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                               const SplitOperand& b, std::uint32_t* any_nonfinite, std::uint32_t* tickets,
                               cudaStream_t stream);
