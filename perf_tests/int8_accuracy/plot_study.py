@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Plots egemm_int8_accuracy_study's CSV: Int8Slices' error against the rows'
+median R = 2^e / mean|x|, one colour per k, beside FP32's error (summed in k
+order) on the same inputs, which depends on k and hardly on R.
+
+  plot_study.py study.csv --out study.png
+"""
+import argparse
+import csv
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("csv")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+
+    by_k = defaultdict(list)
+    with open(args.csv, newline="") as f:
+        for row in csv.DictReader(f):
+            k = int(row["shape"].split("x")[2])
+            by_k[k].append((float(row["r_median"]), float(row["int8_slices"]), float(row["fp32_k_order"])))
+    if not by_k:
+        raise SystemExit(f"{args.csv}: no rows")
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for k, points in sorted(by_k.items()):
+        points.sort()
+        r = [p[0] for p in points]
+        line = ax.plot(r, [p[1] for p in points], "o", label=f"Int8Slices, k = {k}")[0]
+        ax.plot(r, [p[2] for p in points], "x", color=line.get_color(), alpha=0.6, label=f"FP32 (k order), k = {k}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("median over rows of R = 2^e / mean|x|")
+    ax.set_ylabel("relative Frobenius error vs float64")
+    ax.set_title("Int8Slices' error grows with its rows' spread; FP32's with k")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=120)
+
+
+if __name__ == "__main__":
+    main()
