@@ -124,18 +124,25 @@ __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e
         *reinterpret_cast<const uint4*>(&staging[s][row][word]);
 }
 
-// Launch 2's panel: every element of the padded extent as digits (zeros
-// outside src), each row's exponent written by its first k panel.
+// A panel's values as digits (zeros outside src), each row with the exact
+// exponent of its finished statistics (read from L2, where the atomics left
+// them: a line in L1 could be older); the row's first k panel writes the exponent.
+__device__ __forceinline__ void digits_of_place(const OperandRows& src, const SplitOperand& dst, const PanelPlace& at,
+                                                Panel& panel) {
+  float x[per_thread];
+  load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
+  const int e =
+      at.row < dst.rows ? numerics::int8_row_exponent(numerics::bits_to_float(__ldcg(dst.max_abs_bits + at.row))) : 0;
+  if (at.p0 == 0 && at.q == 0) dst.exponent[at.row] = e;
+  write_digits(x, e, dst, at.r0, at.p0, at.r, at.q, panel);
+}
+
+// Launch 2's panel: every panel of the padded extent.
 __device__ __forceinline__ void digits_of_panel(const OperandRows& src, const SplitOperand& dst) {
   const PanelPlace at;
   if (!at.inside(dst)) return;
   __shared__ Panel panel;
-  float x[per_thread];
-  load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
-  const index_t row = at.row;
-  const int e = row < dst.rows ? numerics::int8_row_exponent(numerics::bits_to_float(dst.max_abs_bits[row])) : 0;
-  if (blockIdx.y == 0 && at.q == 0) dst.exponent[row] = e;
-  write_digits(x, e, dst, at.r0, at.p0, at.r, at.q, panel);
+  digits_of_place(src, dst, at, panel);
 }
 
 __global__ void __launch_bounds__(split_threads) row_maxima_kernel(const DigitOperands ops, std::uint32_t* any_nonfinite) {
@@ -170,48 +177,36 @@ __device__ __forceinline__ void wait_for_count(const std::uint32_t* counter, std
   }
 }
 
-// Where panel `item` of an operand lies (row panel item / k panels, k panel
-// item % k panels), and the thread's row and eighth of it (as PanelPlace).
-struct PanelItem {
-  index_t k_panels, row_panel, r0, p0;
-  int r, q;
-  index_t row;
-  __device__ __forceinline__ PanelItem(const SplitOperand& dst, index_t item)
-      : k_panels(dst.depth_pad / panel_k), row_panel(item / k_panels), r0(row_panel * panel_rows),
-        p0(item % k_panels * panel_k), r(static_cast<int>(threadIdx.x) / threads_per_row),
-        q(static_cast<int>(threadIdx.x) % threads_per_row), row(r0 + r) {}
-};
+// Panel `item` of an operand: row panel item / k panels, k panel item % k panels.
+__device__ __forceinline__ index_t k_panels_of(const SplitOperand& dst) { return dst.depth_pad / panel_k; }
+__device__ __forceinline__ PanelPlace place_of_item(const SplitOperand& dst, index_t item) {
+  return PanelPlace(item / k_panels_of(dst) * panel_rows, item % k_panels_of(dst) * panel_k);
+}
 
 // The first half of a block's work: panel `item`'s rows' maxima merged into
 // the statistics (and Inf/NaN flagged), then the block's arrival at its row panel.
 __device__ __forceinline__ void gather_panel_maxima(const OperandRows& src, const SplitOperand& dst, index_t item,
                                                     Panel& panel, std::uint32_t* any_nonfinite) {
-  const PanelItem at(dst, item);
+  const PanelPlace at = place_of_item(dst, item);
   float x[per_thread];
   load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
   merge_row_maxima(dst, at.row, at.q, x, any_nonfinite);
   __syncthreads();  // every row's maximum merged before the block arrives
   if (threadIdx.x == 0) {
     __threadfence();
-    atomicAdd(dst.panel_arrivals + at.row_panel, 1u);
+    atomicAdd(dst.panel_arrivals + at.r0 / panel_rows, 1u);
   }
 }
 
 // The second half: once every k panel of its row panel has arrived, panel
-// `item` again (from L2: it was read a moment before) as digits with the
-// rows' exact exponents.
+// `item` again (from L2: it was read a moment before) as digits.
 __device__ __forceinline__ void write_panel_digits(const OperandRows& src, const SplitOperand& dst, index_t item,
                                                    Panel& panel) {
-  const PanelItem at(dst, item);
-  if (threadIdx.x == 0) wait_for_count(dst.panel_arrivals + at.row_panel, static_cast<std::uint32_t>(at.k_panels));
+  const PanelPlace at = place_of_item(dst, item);
+  if (threadIdx.x == 0)
+    wait_for_count(dst.panel_arrivals + at.r0 / panel_rows, static_cast<std::uint32_t>(k_panels_of(dst)));
   __syncthreads();
-  float x[per_thread];
-  load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
-  // From L2, where the atomics left them (a line in L1 could be older).
-  const int e =
-      at.row < dst.rows ? numerics::int8_row_exponent(numerics::bits_to_float(__ldcg(dst.max_abs_bits + at.row))) : 0;
-  if (at.p0 == 0 && at.q == 0) dst.exponent[at.row] = e;
-  write_digits(x, e, dst, at.r0, at.p0, at.r, at.q, panel);
+  digits_of_place(src, dst, at, panel);
 }
 
 // Block t gathers the maxima of panel t and writes the digits of panel t -

@@ -84,10 +84,13 @@ struct PanelPlace {
   index_t r0, p0;  // the panel's first row and depth
   int r, q;        // the thread's row in the panel, and which eighth of it
   index_t row;     // r0 + r
+  // The panel at (r0, p0).
+  __device__ __forceinline__ PanelPlace(index_t first_row, index_t first_depth)
+      : r0(first_row), p0(first_depth), r(static_cast<int>(threadIdx.x) / threads_per_row),
+        q(static_cast<int>(threadIdx.x) % threads_per_row), row(r0 + r) {}
+  // The block's panel of a panel-grid launch.
   __device__ __forceinline__ PanelPlace()
-      : r0(static_cast<index_t>(blockIdx.x) * panel_rows), p0(static_cast<index_t>(blockIdx.y) * panel_k),
-        r(static_cast<int>(threadIdx.x) / threads_per_row), q(static_cast<int>(threadIdx.x) % threads_per_row),
-        row(r0 + r) {}
+      : PanelPlace(static_cast<index_t>(blockIdx.x) * panel_rows, static_cast<index_t>(blockIdx.y) * panel_k) {}
   // Whether the panel lies in dst's padded extent (the grid spans the larger operand).
   __device__ __forceinline__ bool inside(const SplitOperand& dst) const { return r0 < dst.rows_pad && p0 < dst.depth_pad; }
 };
