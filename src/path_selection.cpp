@@ -44,4 +44,26 @@ EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t 
   return choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()));
 }
 
+bool int8_digits_hold(const OperandRows& rows) {
+  if (rows.depth > int8_slices_max_depth) return false;  // beyond the digits' exact sums (and the weights' int32)
+  for (index_t r = 0; r < rows.rows; ++r) {
+    const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
+    std::uint32_t weight = 0;
+    for (index_t p = 0; p < rows.depth; ++p) weight += numerics::int8_row_weight(numerics::int8_scaled_integer(rows(r, p), e));
+    if (!numerics::int8_digits_hold_row(weight, rows.depth)) return false;
+  }
+  return true;
+}
+
+EmulationPath normwise_fp32_path(const GemmArgs& g) {
+  if (g.k <= int8_slices_max_depth && int8_digits_hold(g.a_rows()) && int8_digits_hold(g.b_cols()))
+    return EmulationPath::int8_digits;
+  return choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()));
+}
+
+EmulationPath normwise_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
+                                 index_t lda, const float* b, index_t ldb) {
+  return normwise_fp32_path(make_operand_args("egemm::normwise_fp32_path", trans_a, trans_b, m, n, k, a, lda, b, ldb));
+}
+
 }  // namespace egemm

@@ -185,19 +185,18 @@ TEST(HostGemmOrder, EveryEntryIsItsPolicysDocumentedSumBitForBit) {
           SCOPED_TRACE(::testing::Message() << policy_name(policy) << " " << ta << tb << " beta " << beta << " seed "
                                             << seed);
           test::GemmInputs in = test::make_inputs(c, seed);
-          if (policy == PolicyId::emulated_fp32)
-            ASSERT_EQ(choose_emulation_path(range_verdict(in.args.a_rows()), range_verdict(in.args.b_cols())),
-                      EmulationPath::fp16_scaled);
+          const PolicyId runs = test::effective_policy(policy, in.args);  // NormwiseFP32: EmulatedFP32 at this k
+          if (policy == PolicyId::emulated_fp32 || policy == PolicyId::normwise_fp32) ASSERT_EQ(runs, PolicyId::emulated_fp32);
           std::vector<DocumentedPieces> a_rows, b_cols;
-          const bool integer = policy == PolicyId::int8_slices;
-          for (index_t i = 0; i < c.m && !integer; ++i) a_rows.push_back(documented_pieces(policy, in.args.a_rows(), i));
-          for (index_t j = 0; j < c.n && !integer; ++j) b_cols.push_back(documented_pieces(policy, in.args.b_cols(), j));
+          const bool integer = runs == PolicyId::int8_slices;
+          for (index_t i = 0; i < c.m && !integer; ++i) a_rows.push_back(documented_pieces(runs, in.args.a_rows(), i));
+          for (index_t j = 0; j < c.n && !integer; ++j) b_cols.push_back(documented_pieces(runs, in.args.b_cols(), j));
           std::vector<float> want(static_cast<std::size_t>(c.m * c.n));
           for (index_t j = 0; j < c.n; ++j)
             for (index_t i = 0; i < c.m; ++i)
               want[i + j * c.m] =
                   integer ? documented_int8_entry(in.args.a_rows(), i, in.args.b_cols(), j, c.alpha, beta, in.c(i, j))
-                          : documented_entry(policy, a_rows[i], b_cols[j], c.alpha, beta, in.c(i, j));
+                          : documented_entry(runs, a_rows[i], b_cols[j], c.alpha, beta, in.c(i, j));
           if (beta == 0.0f) test::poison(in.c);
           test::run_on_host(tag, in.args, in.c.ptr());
           int differ = 0;

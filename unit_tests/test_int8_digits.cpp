@@ -51,6 +51,24 @@ TEST(Int8Digits, TheBiasedIntegersBytesAreTheDigitsOfEveryScaledInteger) {
   EXPECT_EQ(wrong, 0);
 }
 
+// NormwiseFP32's rule: a row holds when 2^15 k / W <= sqrt(k) / 10, i.e. W >=
+// 10 2^15 sqrt(k) (at k = 4096: W >= 20971520), or when it is all zeros.
+TEST(Int8Digits, TheDigitsHoldRowsWhoseSpreadIsWithinSqrtKOverTen) {
+  using numerics::int8_digits_hold_row;
+  EXPECT_TRUE(int8_digits_hold_row(20971520u, 4096));
+  EXPECT_FALSE(int8_digits_hold_row(20971519u, 4096));
+  EXPECT_TRUE(int8_digits_hold_row(0u, 4096));  // no nonzero value: the digits are exact
+  EXPECT_FALSE(int8_digits_hold_row(1u, 4096));
+  // A row of k values all 2^23 when scaled: W = 2^15 k, R = 1: holds from k = 100.
+  for (long long k : {99LL, 100LL, 1024LL, int8_slices_max_depth}) {
+    const std::uint32_t w = static_cast<std::uint32_t>(k) * numerics::int8_row_weight(1 << 23);
+    EXPECT_EQ(int8_digits_hold_row(w, k), k >= 100) << "k = " << k;
+  }
+  EXPECT_EQ(numerics::int8_row_weight(-int8_slices_max_scaled), numerics::int8_row_weight(int8_slices_max_scaled));
+  EXPECT_EQ(numerics::int8_row_weight(255), 0u);
+  EXPECT_EQ(numerics::int8_row_weight(-256), 1u);
+}
+
 TEST(Int8Digits, TheRowExponentFillsTheDigitsWithoutOverflow) {
   std::mt19937 gen(static_cast<std::uint32_t>(test::fresh_seed()));
   std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);

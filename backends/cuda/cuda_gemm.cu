@@ -24,6 +24,7 @@
 #include "backends/cuda/emulation_path.hpp"
 #include "backends/cuda/entry_fixups.hpp"
 #include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/int8_route.hpp"
 #include "backends/cuda/split_operand.hpp"
 #include "backends/cuda/switches.hpp"
 #include "backends/cuda/tile_config.hpp"
@@ -75,7 +76,8 @@ struct SplitPair {
   std::uint32_t* split_tickets = nullptr;   // Int8Slices' split blocks take their panels in order here
 };
 
-SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::size_t piece_bytes, index_t depth_multiple) {
+// A pair's extents: op(A)'s rows and op(B)^T's, k padded to `depth_multiple`.
+SplitPair split_shape(const GemmArgs& g, index_t depth_multiple) {
   SplitPair s;
   s.a.rows = g.m;
   s.b.rows = g.n;
@@ -84,52 +86,67 @@ SplitPair carve(WorkspaceCarver& carver, const GemmArgs& g, int pieces, std::siz
   for (SplitOperand* op : {&s.a, &s.b}) {
     op->depth = g.k;
     op->depth_pad = round_up(g.k, depth_multiple);
+  }
+  return s;
+}
+
+// The pair's statistics: per operand its words (split_operand.hpp), then two
+// flags and two counters; all zeroed by one memset before the split.
+void carve_stats(WorkspaceCarver& carver, SplitPair& s) {
+  const std::size_t words = static_cast<std::size_t>(split_stats_words(s.a.rows) + split_stats_words(s.b.rows) + 4);
+  s.stats = carver.take<std::uint32_t>(words);
+  s.stats_bytes = words * sizeof(std::uint32_t);
+  if (s.stats == nullptr) return;
+  std::uint32_t* w = place_split_stats(s.b, place_split_stats(s.a, s.stats));
+  s.any_nonfinite = w;
+  s.path_word = w + 1;
+  s.verdict_blocks = w + 2;
+  s.split_tickets = w + 3;
+}
+
+// The pair's pieces, row exponents and TF32 panel marks: what the split writes.
+void carve_pieces(WorkspaceCarver& carver, int pieces, std::size_t piece_bytes, SplitPair& s) {
+  for (SplitOperand* op : {&s.a, &s.b}) {
     for (int piece = 0; piece < pieces; ++piece)
       op->piece[piece] = carver.take<unsigned char>(static_cast<std::size_t>(op->rows_pad * op->depth_pad) * piece_bytes);
     op->exponent = carver.take<int>(static_cast<std::size_t>(op->rows_pad));
     op->panel_in_tf32 = carver.take<std::uint32_t>(static_cast<std::size_t>(split_panels(*op)));
   }
-  // Per operand: its statistics words (split_operand.hpp); then two flags and two counters.
-  const std::size_t words = static_cast<std::size_t>(split_stats_words(g.m) + split_stats_words(g.n) + 4);
-  s.stats = carver.take<std::uint32_t>(words);
-  s.stats_bytes = words * sizeof(std::uint32_t);
-  if (s.stats != nullptr) {
-    std::uint32_t* w = place_split_stats(s.b, place_split_stats(s.a, s.stats));
-    s.any_nonfinite = w;
-    s.path_word = w + 1;
-    s.verdict_blocks = w + 2;
-    s.split_tickets = w + 3;
-  }
-  return s;
 }
 
-// EGEMM_LOG=debug: EmulatedFP32's path as the device chose it, and the wide
-// rows the FP16 path recomputes, copied back before the workspace is freed.
+// What Policy's split writes per element: a path-selecting call (EmulatedFP32)
+// may split into TF32 (float) pieces, so room for either form.
+template <class Policy>
+constexpr std::size_t piece_bytes_of() {
+  using traits = policy_traits<Policy>;
+  if (traits::split == SplitRule::int8_digits) return 1;
+  return traits::id == PolicyId::emulated_fp32 || traits::split == SplitRule::tf32 ? 4 : 2;
+}
+
+void zero_stats(const SplitPair& s, cudaStream_t stream) {
+  EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
+}
+
+// EGEMM_LOG=debug: EmulatedFP32's path (or NormwiseFP32's route) as the
+// device chose it, and the wide rows the FP16 path recomputes.
 struct PathReport {
   std::uint32_t word = 0, wide_a = 0, wide_b = 0;
 };
 
-// A call's work in stream order, its scratch taken from `scratch` as it goes.
-// With a carver that only measures, nothing is enqueued: that pass sizes
-// the call's one workspace.
+// Policy's split, gemm and entry fixups on a carved pair whose statistics
+// are zero, in stream order, the gemm's scratch taken from `scratch`.
+// EmulatedFP32 chooses its path on the device in `path_word` (its own, or
+// NormwiseFP32's, which may have taken the digits: then all of it exits at once).
 template <class Policy>
-void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStream_t stream,
-                           PathReport* report = nullptr) {
+void enqueue_split_and_gemm(const GemmArgs& g, const SplitPair& s, std::uint32_t* path_word, WorkspaceCarver& scratch,
+                            cudaStream_t stream) {
   using traits = policy_traits<Policy>;
   constexpr bool selects_path = traits::id == PolicyId::emulated_fp32;
   constexpr bool digits = traits::split == SplitRule::int8_digits;
-  // A path-selecting call may split into TF32 (float) pieces: room for either form.
-  constexpr std::size_t piece_bytes = digits ? 1 : selects_path || traits::split == SplitRule::tf32 ? 4 : 2;
-  const SplitPair s =
-      carve(scratch, g, traits::pieces_per_operand, piece_bytes, split_depth_multiple_for(traits::split));
-  const std::uint32_t* path_word = selects_path ? s.path_word : nullptr;
   const bool enqueue = !scratch.measures_only();
-
   if (enqueue) {
-    EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
     if constexpr (selects_path) {
-      launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, s.path_word, s.verdict_blocks, s.any_nonfinite,
-                                 stream);
+      launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, path_word, s.verdict_blocks, s.any_nonfinite, stream);
     } else if constexpr (digits) {
       launch_int8_slices_split(g.a_rows(), g.b_cols(), s.a, s.b, s.any_nonfinite, s.split_tickets, stream);
     } else {
@@ -138,25 +155,80 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
       launch_split_both(g.a_rows(), g.b_cols(), traits::split, s.a, s.b, s.any_nonfinite, stream);
     }
   }
+  const std::uint32_t* gate = selects_path ? path_word : nullptr;
   const std::size_t paths_scratch = scratch.size();
-  launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::fp16_scaled, scratch, stream);
+  launch_fused_gemm(traits::id, s.a, s.b, g, gate, EmulationPath::fp16_scaled, scratch, stream);
   if (selects_path) {
     // Only the path the device chose does any work, after the other's
     // kernels in stream order: the two share their scratch.
     const std::size_t fp16_end = scratch.size();
     scratch.rewind_to(paths_scratch);
-    launch_fused_gemm(traits::id, s.a, s.b, g, path_word, EmulationPath::tf32_full_range, scratch, stream);
+    launch_fused_gemm(traits::id, s.a, s.b, g, gate, EmulationPath::tf32_full_range, scratch, stream);
     scratch.extend_to(fp16_end);
   }
-  if (enqueue) launch_entry_fixups(g, s.a, s.b, s.any_nonfinite, path_word, stream);
-  if (enqueue && report != nullptr && selects_path) {
-    const auto copy_back = [&](std::uint32_t& to, const std::uint32_t* from) {  // to pageable memory: waits for the call
-      EGEMM_CUDA_CHECK(cudaMemcpyAsync(&to, from, sizeof to, cudaMemcpyDeviceToHost, stream));
-    };
-    copy_back(report->word, s.path_word);
-    copy_back(report->wide_a, s.a.wide_count);
-    copy_back(report->wide_b, s.b.wide_count);
+  if (enqueue) launch_entry_fixups(g, s.a, s.b, s.any_nonfinite, gate, stream, /*digits=*/false);
+}
+
+// EGEMM_LOG=debug: the path word, and EmulatedFP32's wide rows, copied back
+// (to pageable memory: the call waits) before the workspace is freed.
+void copy_back_report(const SplitPair& s, const std::uint32_t* path_word, PathReport& report, cudaStream_t stream) {
+  const auto copy_back = [&](std::uint32_t& to, const std::uint32_t* from) {
+    EGEMM_CUDA_CHECK(cudaMemcpyAsync(&to, from, sizeof to, cudaMemcpyDeviceToHost, stream));
+  };
+  copy_back(report.word, path_word);
+  copy_back(report.wide_a, s.a.wide_count);
+  copy_back(report.wide_b, s.b.wide_count);
+}
+
+// A call's work in stream order, its scratch taken from `scratch` as it goes.
+// With a carver that only measures, nothing is enqueued: that pass sizes
+// the call's one workspace.
+template <class Policy>
+void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStream_t stream,
+                           PathReport* report = nullptr) {
+  using traits = policy_traits<Policy>;
+  SplitPair s = split_shape(g, split_depth_multiple_for(traits::split));
+  carve_pieces(scratch, traits::pieces_per_operand, piece_bytes_of<Policy>(), s);
+  carve_stats(scratch, s);
+  const bool enqueue = !scratch.measures_only();
+  if (enqueue) zero_stats(s, stream);
+  enqueue_split_and_gemm<Policy>(g, s, s.path_word, scratch, stream);
+  if (enqueue && report != nullptr && traits::id == PolicyId::emulated_fp32) copy_back_report(s, s.path_word, *report, stream);
+}
+
+// NormwiseFP32 (int8_route.hpp): Int8Slices' split, the route, the digits'
+// gemm and fixups, then EmulatedFP32's whole sequence, each kernel gated on
+// the route's path word. The two sequences' pieces share their workspace
+// (EmulatedFP32's split starts after the digits' last reader, in stream
+// order); their statistics do not: both are zeroed before the first kernel,
+// and the route's word, which EmulatedFP32's kernels read, is the digits'.
+void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStream_t stream,
+                           PathReport* report = nullptr) {
+  SplitPair digits = split_shape(g, split_depth_multiple_for(SplitRule::int8_digits));
+  SplitPair fallback = split_shape(g, split_depth_multiple_for(SplitRule::round_scaled_lo));
+  carve_stats(scratch, digits);
+  carve_stats(scratch, fallback);
+  std::uint32_t* const path_word = digits.path_word;
+  const bool enqueue = !scratch.measures_only();
+  if (enqueue) {
+    zero_stats(digits, stream);
+    zero_stats(fallback, stream);
   }
+  const std::size_t pieces_at = scratch.size();
+  carve_pieces(scratch, policy_traits<Int8Slices>::pieces_per_operand, piece_bytes_of<Int8Slices>(), digits);
+  if (enqueue) {
+    launch_int8_slices_split(g.a_rows(), g.b_cols(), digits.a, digits.b, digits.any_nonfinite, digits.split_tickets,
+                             stream);
+    launch_int8_route(digits.a, digits.b, g.k, path_word, stream);
+  }
+  launch_fused_gemm(PolicyId::int8_slices, digits.a, digits.b, g, path_word, EmulationPath::int8_digits, scratch, stream);
+  if (enqueue) launch_entry_fixups(g, digits.a, digits.b, digits.any_nonfinite, path_word, stream, /*digits=*/true);
+  const std::size_t digits_end = scratch.size();
+  scratch.rewind_to(pieces_at);
+  carve_pieces(scratch, policy_traits<EmulatedFP32>::pieces_per_operand, piece_bytes_of<EmulatedFP32>(), fallback);
+  enqueue_split_and_gemm<EmulatedFP32>(g, fallback, path_word, scratch, stream);
+  scratch.extend_to(digits_end);
+  if (enqueue && report != nullptr) copy_back_report(fallback, path_word, *report, stream);
 }
 
 // Whether this call can wait to report its path: not while `stream` is captured.
@@ -206,6 +278,21 @@ void emulated_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
   }
   emulated_gemm<EmulatedFP32>(args, stream);
 }
+
+// NormwiseFP32: where EmulatedFP32 hands off to SGEMM, or k is deeper than
+// the digits' exact sums, EmulatedFP32's call; else the route on the device.
+void normwise_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
+  if (!emulated_fp32_on_tensor_cores(args.m, args.n, args.k) || args.k > int8_slices_max_depth) {
+    log_debug([&] { return "cuda NormwiseFP32 " + describe(args) + " -> EmulatedFP32 (no digits for this shape)"; });
+    return emulated_fp32_gemm(args, stream);
+  }
+  require_grid_extents(PolicyId::normwise_fp32, args);
+  PathReport report;
+  PathReport* const wanted = can_report_path(stream) ? &report : nullptr;
+  enqueue_with_workspace(stream, [&](WorkspaceCarver& scratch) { enqueue_normwise_gemm(args, scratch, stream, wanted); });
+  if (wanted != nullptr)
+    log_debug([&] { return "cuda NormwiseFP32 " + describe(args) + " -> " + path_name(path_from_word(report.word)); });
+}
 }  // namespace
 
 void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream) {
@@ -225,6 +312,7 @@ void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream) {
     case PolicyId::half: return emulated_gemm<Half>(args, stream);
     case PolicyId::full_range_tf32x3: return emulated_gemm<FullRangeTF32x3>(args, stream);
     case PolicyId::native_fp32: return native_sgemm(args, stream);
+    case PolicyId::normwise_fp32: return normwise_fp32_gemm(args, stream);
   }
   throw invalid_argument("egemm::gemm (CUDA): unknown policy id");
 }

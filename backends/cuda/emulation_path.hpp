@@ -18,10 +18,20 @@ namespace egemm::cuda {
 // Bits of the path word: some row of op(A) or column of op(B) does not fit.
 inline constexpr std::uint32_t path_not_fp16_scaled = 1u;
 inline constexpr std::uint32_t path_not_tf32 = 2u;
+// NormwiseFP32 (int8_route.hpp): every row holds Int8Slices' digits, which
+// run; every kernel of EmulatedFP32's sequence behind them exits at once.
+inline constexpr std::uint32_t path_int8_digits = 4u;
 
-// choose_emulation_path over the reduced verdict bits.
+// choose_emulation_path over the reduced verdict bits, or NormwiseFP32's digits.
 __host__ __device__ inline EmulationPath path_from_word(std::uint32_t word) {
+  if ((word & path_int8_digits) != 0) return EmulationPath::int8_digits;
   return choose_emulation_path((word & path_not_fp16_scaled) == 0, (word & path_not_tf32) == 0);
+}
+
+// Whether a kernel of NormwiseFP32's digits (`digits`) or of EmulatedFP32's
+// sequence (not `digits`) runs: always without a path word.
+__device__ __forceinline__ bool route_taken(const std::uint32_t* word, bool digits) {
+  return word == nullptr || ((*word & path_int8_digits) != 0) == digits;
 }
 
 // Bits of a row's flag word (SplitOperand::nonfinite): the row holds Inf or

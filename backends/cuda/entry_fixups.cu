@@ -16,9 +16,10 @@ constexpr int fixup_threads = 256;
 __global__ void __launch_bounds__(fixup_threads) entry_fixups_kernel(const GemmArgs g, const SplitOperand a,
                                                                      const SplitOperand b,
                                                                      const std::uint32_t* any_nonfinite,
-                                                                     const std::uint32_t* path_word) {
+                                                                     const std::uint32_t* path_word, bool digits) {
   wait_for_previous_kernel();
   allow_next_kernel();
+  if (!route_taken(path_word, digits)) return;  // the other of NormwiseFP32's sequences runs
   special_value_entries(g, a.nonfinite, b.nonfinite, any_nonfinite, path_word, blockIdx.x, gridDim.x);
   if (path_word == nullptr || path_from_word(*path_word) != EmulationPath::fp16_scaled) return;
   wide_line_entries<true>(g, a, b, blockIdx.x, gridDim.x);   // listed rows of op(A)
@@ -31,10 +32,11 @@ unsigned fixup_blocks() { return 2u * static_cast<unsigned>(device_facts().sms);
 }  // namespace
 
 void launch_entry_fixups(const GemmArgs& g, const SplitOperand& a, const SplitOperand& b,
-                         const std::uint32_t* any_nonfinite, const std::uint32_t* path_word, cudaStream_t stream) {
+                         const std::uint32_t* any_nonfinite, const std::uint32_t* path_word, cudaStream_t stream,
+                         bool digits) {
   const index_t needed = (g.m * g.n + fixup_threads - 1) / fixup_threads;
   const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min<index_t>(needed, fixup_blocks())));
-  launch_dependent(entry_fixups_kernel, blocks, fixup_threads, 0, stream, g, a, b, any_nonfinite, path_word);
+  launch_dependent(entry_fixups_kernel, blocks, fixup_threads, 0, stream, g, a, b, any_nonfinite, path_word, digits);
 }
 
 }  // namespace egemm::cuda

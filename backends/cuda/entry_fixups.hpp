@@ -17,8 +17,11 @@ namespace egemm::cuda {
 
 // Exits at once unless the stats pass (or the split) set *any_nonfinite or,
 // with a path word (EmulatedFP32), the device chose the native path or the
-// FP16 path with wide rows: no host synchronisation decides anything.
+// FP16 path with wide rows: no host synchronisation decides anything. In a
+// NormwiseFP32 call the fixups of its digits (`digits`) run only if the
+// device chose them, EmulatedFP32's only if it did not.
 void launch_entry_fixups(const GemmArgs& g, const SplitOperand& a, const SplitOperand& b,
-                         const std::uint32_t* any_nonfinite, const std::uint32_t* path_word, cudaStream_t stream);
+                         const std::uint32_t* any_nonfinite, const std::uint32_t* path_word, cudaStream_t stream,
+                         bool digits = false);
 
 }  // namespace egemm::cuda

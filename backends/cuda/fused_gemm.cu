@@ -105,7 +105,8 @@ void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperan
       return launch<TruncateSplit4, Fp16Format, Fp16Tile>(a, b, g, path_word, path, stream);
     case PolicyId::half: return launch<Half, Fp16Format, Fp16OnePieceTile>(a, b, g, path_word, path, stream);
     case PolicyId::int8_slices: return launch<Int8Slices, Int8Format, Int8Tile>(a, b, g, path_word, path, stream);
-    case PolicyId::native_fp32: break;
+    case PolicyId::native_fp32:
+    case PolicyId::normwise_fp32: break;  // its kernels are Int8Slices' and EmulatedFP32's
   }
   throw invalid_argument(std::string("egemm::cuda::launch_fused_gemm: no fused kernel for ") + policy_name(policy));
 }

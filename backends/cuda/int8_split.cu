@@ -8,7 +8,8 @@
 //    little earlier, whose row panel is complete, re-reading it from L2;
 //  - two reads (grids too large for its tickets, or EGEMM_INT8_ONE_READ_SPLIT=0):
 //    a launch for the row maxima, one for the digits (blockIdx.z the operand).
-// Both write the bits numerics/int8_digits.hpp gives the host oracle.
+// Both write the bits numerics/int8_digits.hpp gives the host oracle, and
+// sum each row's weight for NormwiseFP32's route (int8_route.cu).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -81,16 +82,31 @@ struct DigitScale {
 // (numerics::int8_biased_digits), gathered by byte permutes: ~3
 // instructions a value where the digits one by one (a division and a shift
 // each) took ~20.
-__device__ __forceinline__ void pack_digits(const float* x, const DigitScale& scale, std::uint32_t (&packed)[3]) {
-  std::uint32_t m[per_chunk];
+// Returns the four values' part of their row's weight (numerics::int8_row_weight).
+__device__ __forceinline__ std::uint32_t pack_digits(const float* x, const DigitScale& scale,
+                                                     std::uint32_t (&packed)[3]) {
+  std::uint32_t m[per_chunk], weight = 0;
 #pragma unroll
-  for (int c = 0; c < per_chunk; ++c) m[c] = numerics::int8_biased_digits(scale.scaled_integer(x[c]));
+  for (int c = 0; c < per_chunk; ++c) {
+    const std::int32_t n = scale.scaled_integer(x[c]);
+    weight += numerics::int8_row_weight(n);
+    m[c] = numerics::int8_biased_digits(n);
+  }
   // __byte_perm(a, b, s): result byte i is byte s_i of (b:a), s_i the i-th nibble of s.
   const std::uint32_t low01 = __byte_perm(m[0], m[1], 0x5140), low23 = __byte_perm(m[2], m[3], 0x5140);  // bytes 0, 1
   const std::uint32_t top01 = __byte_perm(m[0], m[1], 0x0062), top23 = __byte_perm(m[2], m[3], 0x0062);  // bytes 2
   packed[0] = __byte_perm(top01, top23, 0x5410) ^ 0x80808080u;
   packed[1] = __byte_perm(low01, low23, 0x7632) ^ 0x80808080u;
   packed[2] = __byte_perm(low01, low23, 0x5410) ^ 0x80808080u;
+  return weight;
+}
+
+// A thread's part of row `row`'s weight, summed over the row's 8 lanes and
+// added to the row's total (integers: the same sum in any order).
+__device__ __forceinline__ void add_row_weight(const SplitOperand& dst, index_t row, int q, std::uint32_t weight) {
+#pragma unroll
+  for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) weight += __shfl_xor_sync(0xffffffffu, weight, lanes);
+  if (q == 0 && row < dst.rows && weight != 0) atomicAdd(dst.row_weight + row, weight);
 }
 
 // A panel's digits staged in shared memory for 16-byte stores: piece s,
@@ -101,7 +117,8 @@ using StagedDigits = std::uint32_t[3][panel_rows][staged_row_words];
 static_assert(sizeof(StagedDigits) <= sizeof(Panel), "a panel's space, once read, stages its digits");
 
 // Every thread's 16 values of its panel row r (read_row_values' order;
-// panel at row r0, depth p0) as digits with its row's exponent e, written
+// panel at row r0, depth p0) as digits with its row's exponent e (and their
+// part of the row's weight), written
 // as whole 128-byte rows of each piece, 16 bytes a thread (4-byte stores
 // from each thread's scattered quads had kept L2 busy with requests).
 // `staging_panel`: a panel's shared memory no thread reads any more.
@@ -109,13 +126,15 @@ __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e
                                              index_t p0, int r, int q, Panel& staging_panel) {
   auto& staging = reinterpret_cast<StagedDigits&>(staging_panel);
   const DigitScale scale(e);
+  std::uint32_t weight = 0;
 #pragma unroll
   for (int g = 0; g < chunks; ++g) {
     std::uint32_t packed[3];
-    pack_digits(x + g * per_chunk, scale, packed);
+    weight += pack_digits(x + g * per_chunk, scale, packed);
 #pragma unroll
     for (int s = 0; s < 3; ++s) staging[s][r][panel_column(q, g, 0) / per_chunk] = packed[s];
   }
+  add_row_weight(dst, r0 + r, q, weight);
   __syncthreads();
   const int t = static_cast<int>(threadIdx.x), row = t / 8, word = 4 * (t % 8);  // 8 threads a 128-byte row
 #pragma unroll

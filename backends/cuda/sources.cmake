@@ -11,6 +11,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/device_facts.cu
   ${_cuda_dir}/split_kernels.cu
   ${_cuda_dir}/int8_split.cu
+  ${_cuda_dir}/int8_route.cu
   ${_cuda_dir}/fused_gemm_params.cu
   ${_cuda_dir}/fused_gemm.cu
   ${_cuda_dir}/wgmma/fused_gemm_sm90.cu

@@ -134,6 +134,7 @@ __global__ void __launch_bounds__(split_threads, 5)
     split_kernel(const OperandPair ops, std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   wait_for_previous_kernel();
   allow_next_kernel();
+  if (!route_taken(path_word, false)) return;  // NormwiseFP32 took the digits
   if (blockIdx.z == 0)
     split_panel_of<Rule, Mode>(ops.src[0], ops.dst[0], any_nonfinite, path_word);
   else
@@ -169,6 +170,7 @@ __global__ void __launch_bounds__(path_choice_threads) path_choice_kernel(const 
                                                                           std::uint32_t* blocks_done) {
   wait_for_previous_kernel();
   allow_next_kernel();
+  if (!route_taken(path_word, false)) return;  // NormwiseFP32 took the digits
   // op(A)'s rows, then op(B)^T's; a call per operand (choosing the operand
   // by a run-time condition copied both parameter blocks to local memory).
   const index_t row = static_cast<index_t>(blockIdx.x) * path_choice_threads + threadIdx.x;

@@ -34,6 +34,7 @@ struct SplitOperand {
   std::uint32_t* known_wide = nullptr;       // EmulatedFP32: [rows] 1 once one panel of the row shows it wide
   std::uint32_t* known_wide_count = nullptr; // ... how many rows are
   std::uint32_t* panel_arrivals = nullptr;   // Int8Slices: [row panels] k panels whose maxima are in (int8_split.cu)
+  std::uint32_t* row_weight = nullptr;       // Int8Slices: [rows] sum of |N| / 256 (numerics::int8_row_weight)
   // Not statistics (no zeroing): EmulatedFP32's [split_panels(*this)] 1 where
   // the split wrote the panel's TF32 pieces rather than FP16 ones.
   std::uint32_t* panel_in_tf32 = nullptr;
@@ -83,7 +84,7 @@ inline index_t split_row_panels(index_t rows) {
 
 // How many statistics words an operand of `rows` rows takes.
 inline index_t split_stats_words(index_t rows) {
-  return 5 * rows + 3 + max_recomputed_rows(rows) + split_row_panels(rows);
+  return 6 * rows + 3 + max_recomputed_rows(rows) + split_row_panels(rows);
 }
 
 // Points op's statistics at `words` (split_stats_words(op.rows) of them);
@@ -99,6 +100,7 @@ inline std::uint32_t* place_split_stats(SplitOperand& op, std::uint32_t* words) 
   op.known_wide_count = words + 5 * op.rows + 2;
   op.wide_list = words + 5 * op.rows + 3;
   op.panel_arrivals = op.wide_list + max_recomputed_rows(op.rows);
+  op.row_weight = op.panel_arrivals + split_row_panels(op.rows);
   return words + split_stats_words(op.rows);
 }
 
@@ -137,7 +139,7 @@ void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_s
 
 // Int8Slices' split of op(A) and op(B)^T into three digit pieces (1 byte an
 // element), each row with its exact exponent, and each row's largest finite
-// |x| and Inf/NaN flag on the way (statistics words, *any_nonfinite and
+// |x|, Inf/NaN flag and weight (NormwiseFP32's statistic) on the way (statistics words, *any_nonfinite and
 // *tickets zero on entry): one launch that reads the operands once from
 // DRAM (the lagged split, int8_split.cu), or two (row maxima, then digits)
 // where its tickets would not fit or EGEMM_INT8_ONE_READ_SPLIT=0. Depths

@@ -140,6 +140,7 @@ void run<EmulatedFP32>(const GemmArgs& g) {
     case EmulationPath::fp16_scaled: return run_split<EmulatedFP32>(g, wide);
     case EmulationPath::tf32_full_range: return run_split<FullRangeTF32x3>(g);
     case EmulationPath::native_fp32: return run_split<NativeFP32>(g);
+    case EmulationPath::int8_digits: break;  // not a path of EmulatedFP32's choice
   }
 }
 
@@ -158,6 +159,17 @@ void run<Int8Slices>(const GemmArgs& g) {
   for (index_t j = 0; j < g.n; ++j)
     for (index_t i = 0; i < g.m; ++i)
       if (special.a[i] || special.b[j]) fp32_entry(g, i, j);
+}
+
+// NormwiseFP32: Int8Slices' digits where every row holds them, else EmulatedFP32.
+template <>
+void run<NormwiseFP32>(const GemmArgs& g) {
+  if (normwise_fp32_path(g) != EmulationPath::int8_digits) {
+    log_debug([&] { return "host NormwiseFP32 " + describe(g) + " -> EmulatedFP32 (rows too spread for the digits)"; });
+    return run<EmulatedFP32>(g);
+  }
+  log_debug([&] { return "host NormwiseFP32 " + describe(g) + " -> int8_digits"; });
+  run<Int8Slices>(g);
 }
 
 }  // namespace

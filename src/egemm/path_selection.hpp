@@ -27,17 +27,24 @@
 
 #include "egemm/config.hpp"
 #include "egemm/gemm_args.hpp"
+#include "egemm/numerics/int8_digits.hpp"
 #include "egemm/numerics/row_exponent.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
 
 namespace egemm {
 
-enum class EmulationPath : std::uint8_t { fp16_scaled, tf32_full_range, native_fp32 };
+// int8_digits: NormwiseFP32's Int8Slices digits (never EmulatedFP32's own choice).
+enum class EmulationPath : std::uint8_t { fp16_scaled, tf32_full_range, native_fp32, int8_digits };
 
 constexpr const char* path_name(EmulationPath p) {
-  return p == EmulationPath::fp16_scaled ? "fp16_scaled" : p == EmulationPath::tf32_full_range ? "tf32_full_range"
-                                                                                              : "native_fp32";
+  switch (p) {
+    case EmulationPath::fp16_scaled: return "fp16_scaled";
+    case EmulationPath::tf32_full_range: return "tf32_full_range";
+    case EmulationPath::native_fp32: return "native_fp32";
+    case EmulationPath::int8_digits: return "int8_digits";
+  }
+  return "unknown";
 }
 
 // Summary of one row of op(A) or column of op(B) (finite values only).
@@ -88,6 +95,18 @@ EGEMM_INLINE EmulationPath choose_emulation_path(OperandRangeVerdict a, OperandR
 // inspect or test the choice. Validates like egemm::gemm.
 EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
                                  index_t lda, const float* b, index_t ldb);
+
+// Whether every row of `rows` (host memory; k = rows.depth) passes
+// numerics::int8_digits_hold_row: its Int8Slices digits are at least as
+// accurate as FP32 there. False for k beyond int8_slices_max_depth.
+bool int8_digits_hold(const OperandRows& rows);
+
+// The path NormwiseFP32 takes (host memory): int8_digits where every row of
+// op(A) and column of op(B) holds (and k is within int8_slices_max_depth),
+// else EmulatedFP32's. The first form validates like egemm::gemm.
+EmulationPath normwise_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
+                                 index_t lda, const float* b, index_t ldb);
+EmulationPath normwise_fp32_path(const GemmArgs& g);
 
 // One row's range (host memory); `nonfinite` is set when it holds Inf or NaN.
 RowRange row_range(const OperandRows& rows, index_t r, bool* nonfinite = nullptr);

@@ -54,7 +54,17 @@ struct FullRangeTF32x3 {};
 // bits of every element). Depths beyond int8_slices_max_depth run EmulatedFP32.
 struct Int8Slices {};
 
-using all_policies = std::tuple<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32, FullRangeTF32x3, Int8Slices>;
+// FP32's accuracy in norm, at INT8 speed where the data allows it: Int8Slices'
+// digits when every row of op(A) and column of op(B) is narrow enough that
+// they are at least as accurate as FP32 (numerics::int8_digits_hold_row: the
+// row's 2^e / mean|x| at most sqrt(k) / 6, measured), EmulatedFP32 otherwise;
+// chosen per call from the digits' own row statistics (on the GPU, on the
+// device). Normwise, not entry by entry: an element 2^s below its row's
+// largest keeps ~24 - s bits (EmulatedFP32 keeps 22 of every element).
+struct NormwiseFP32 {};
+
+using all_policies =
+    std::tuple<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32, FullRangeTF32x3, Int8Slices, NormwiseFP32>;
 
 
 // --- what a tag means ----------------------------------------------------------
@@ -66,7 +76,8 @@ enum class PolicyId : std::uint8_t {
   half,
   native_fp32,
   full_range_tf32x3,
-  int8_slices
+  int8_slices,
+  normwise_fp32
 };
 
 // How one FP32 value becomes its pieces.
@@ -235,6 +246,15 @@ struct policy_traits<Int8Slices> : detail::traits_defaults {
   static constexpr int representation_error_log2 = detail::exact;  // the error is absolute, below
   static constexpr int absolute_floor_log2 = -24;  // |x - N 2^(e - 23)| <= 2^(e - 24), 2^e above the row's maximum
   static constexpr float max_abs_input = std::numeric_limits<float>::max();
+};
+
+// NormwiseFP32 runs one of two policies per call; its traits are those of
+// the one it falls back to (tests and tools ask which runs: normwise_fp32_path).
+template <>
+struct policy_traits<NormwiseFP32> : policy_traits<EmulatedFP32> {
+  static constexpr PolicyId id = PolicyId::normwise_fp32;
+  static constexpr const char* name = "NormwiseFP32";
+  static constexpr const char* summary = "Int8Slices where every row's digits match FP32 normwise, else EmulatedFP32";
 };
 
 // Whether term i of Traits is the first to write its accumulator (where a

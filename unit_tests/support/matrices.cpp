@@ -80,13 +80,19 @@ std::vector<int> row_exponents(const OperandRows& rows, const SplitModel& s) {
 
 }  // namespace
 
-// The policy whose algorithm actually runs: EmulatedFP32 picks one per call.
+// The policy whose algorithm actually runs: EmulatedFP32 picks one per
+// call, NormwiseFP32 Int8Slices or EmulatedFP32's pick.
 PolicyId effective_policy(PolicyId policy, const GemmArgs& g) {
+  if (policy == PolicyId::normwise_fp32) {
+    if (normwise_fp32_path(g) == EmulationPath::int8_digits) return PolicyId::int8_slices;
+    policy = PolicyId::emulated_fp32;
+  }
   if (policy != PolicyId::emulated_fp32) return policy;
   switch (choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()))) {
     case EmulationPath::fp16_scaled: return PolicyId::emulated_fp32;
     case EmulationPath::tf32_full_range: return PolicyId::full_range_tf32x3;
     case EmulationPath::native_fp32: return PolicyId::native_fp32;
+    case EmulationPath::int8_digits: break;  // not EmulatedFP32's
   }
   return policy;
 }

@@ -53,4 +53,8 @@ inline constexpr double accumulation_unit = 0x1p-23;
 // (ld m) of bounds for the alpha * op(A) op(B) + beta * C result.
 std::vector<double> error_bound(PolicyId policy, const GemmArgs& args, const std::vector<float>& c_before);
 
+// The policy whose algorithm runs for `policy` on these operands (host
+// memory): EmulatedFP32's path choice, NormwiseFP32's route.
+PolicyId effective_policy(PolicyId policy, const GemmArgs& args);
+
 }  // namespace egemm::test

@@ -97,7 +97,8 @@ bool tma_kernel_runs(PolicyId policy) {
     case PolicyId::half:
     case PolicyId::full_range_tf32x3:
     case PolicyId::int8_slices: return !forced_off() && device_runs_sm90a();
-    case PolicyId::native_fp32: break;
+    case PolicyId::native_fp32:
+    case PolicyId::normwise_fp32: break;  // its kernels are Int8Slices' and EmulatedFP32's
   }
   return false;
 }
@@ -114,7 +115,8 @@ void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOp
     case PolicyId::half: return launch<Half>(l);
     case PolicyId::full_range_tf32x3: return launch<FullRangeTF32x3>(l);
     case PolicyId::int8_slices: return launch<Int8Slices>(l);
-    case PolicyId::native_fp32: break;
+    case PolicyId::native_fp32:
+    case PolicyId::normwise_fp32: break;
   }
   throw invalid_argument(std::string("egemm::cuda::launch_fused_gemm_tma: no wgmma kernel for ") +
                          policy_name(policy));

@@ -141,8 +141,9 @@ EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(Half)
 EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(NativeFP32)
 EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(FullRangeTF32x3)
 EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(Int8Slices)
+EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(NormwiseFP32)
 #undef EGEMM_KOKKOSBLAS_GEMM_WITH_TAG
-static_assert(std::tuple_size_v<egemm::all_policies> == 7,
+static_assert(std::tuple_size_v<egemm::all_policies> == 8,
               "a tag was added to egemm::all_policies: add its KokkosBlas::gemm overload above");
 
 }  // namespace KokkosBlas

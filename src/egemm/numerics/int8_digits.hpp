@@ -64,6 +64,24 @@ EGEMM_INLINE std::uint32_t int8_biased_digits(std::int32_t n) {
   return static_cast<std::uint32_t>(n) + int8_digit_bias;  // wraps to N + 0x808080 >= 0
 }
 
+// NormwiseFP32's rule. Int8Slices' error follows a row's spread R = 2^e /
+// mean|x| (each element is held to 2^(e - 24), whatever its size): about
+// 2-2.4 units of 2^-24 per unit of R on the host study's input families
+// (perf_tests/results/2026-11-25-host-int8-accuracy-study.md), where FP32's
+// (summed in k order) is about 0.3 sqrt(k) units. So the digits are taken
+// where every row has R <= sqrt(k) / 10: at most ~0.8x FP32's error. A row's
+// weight W = sum of |N| / 256 (rounded down, each below 2^15: an int32 sum up
+// to int8_slices_max_depth values) gives R = 2^15 k / W, so the rule is
+// 100 * 2^30 k <= W^2, or an all-zero row (W = 0 only then: the largest
+// element has |N| >= 2^22). In float64 (W^2 up to ~2^62, rounded alike on
+// the host and the GPU).
+EGEMM_INLINE std::uint32_t int8_row_weight(std::int32_t n) { return static_cast<std::uint32_t>(n < 0 ? -n : n) >> 8; }
+
+EGEMM_INLINE bool int8_digits_hold_row(std::uint32_t weight, long long k) {
+  const double w = static_cast<double>(weight);
+  return weight == 0 || 100.0 * 0x1p30 * static_cast<double>(k) <= w * w;
+}
+
 // 2^e as a float64, for FP64's normal exponents (|e| <= 1022).
 EGEMM_INLINE double pow2_double(int e) {
   const std::uint64_t bits = static_cast<std::uint64_t>(e + 1023) << 52;

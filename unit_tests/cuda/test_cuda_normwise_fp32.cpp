@@ -1,0 +1,149 @@
+// NormwiseFP32 on the GPU: the route is decided on the device from the
+// digits' row weights, so the tests check both ways it can go on fresh random
+// inputs with C poisoned: where every row holds the digits (the host's
+// normwise_fp32_path says int8_digits) the result is the host oracle's bits
+// (Int8Slices' sums are exact); where a row spreads, it is EmulatedFP32's own
+// result on the device, bit for bit (the same kernels run), on every kernel,
+// both splits, with alpha, beta, transposes, padding and Inf/NaN rows.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "device_support.hpp"
+#include "egemm/path_selection.hpp"
+
+namespace egemm {
+namespace {
+
+std::vector<const char*> kernel_switches() {
+  if (!test::hopper_kernel_runs_here()) return {nullptr};
+  return {nullptr, "0"};  // the Hopper kernels, then the mma.sync ones
+}
+
+EmulationPath host_route(const GemmArgs& g) { return normwise_fp32_path(g); }
+
+// Entries of op(A) and op(B) in the stored matrices.
+float& op_a(test::GemmInputs& in, const test::GemmCase& c, index_t i, index_t p) {
+  return c.trans_a == 'N' ? in.a(i, p) : in.a(p, i);
+}
+float& op_b(test::GemmInputs& in, const test::GemmCase& c, index_t p, index_t j) {
+  return c.trans_b == 'N' ? in.b(p, j) : in.b(j, p);
+}
+
+// C (padding rows included) equal bit for bit, NaN for NaN.
+void expect_same_bits(const test::GemmCase& c, const std::vector<float>& got, const std::vector<float>& want,
+                      index_t ldc, const char* what) {
+  int differ = 0;
+  for (index_t j = 0; j < c.n; ++j)
+    for (index_t i = 0; i < ldc; ++i) {
+      const float d = got[i + j * ldc], w = want[i + j * ldc];
+      const bool both_nan = std::isnan(d) && std::isnan(w);
+      if (std::memcmp(&d, &w, sizeof d) != 0 && !both_nan && differ++ < 5)
+        ADD_FAILURE() << "C(" << i << "," << j << "): NormwiseFP32 " << d << ", " << what << " " << w;
+    }
+  EXPECT_EQ(differ, 0) << differ << " entries differ from " << what;
+}
+
+// NormwiseFP32 on the device against the route's own result: the host
+// oracle's bits for the digits, EmulatedFP32 on the device otherwise.
+void expect_route_bits(const test::GemmCase& c, const test::GemmInputs& in, EmulationPath want_route) {
+  ASSERT_EQ(host_route(in.args), want_route) << "the test's inputs should take " << path_name(want_route);
+  std::vector<float> normwise(in.c.data), expected(in.c.data);
+  GemmArgs g = in.args;
+  g.c = normwise.data();
+  test::run_on_device(NormwiseFP32{}, g, nullptr);
+  g.c = expected.data();
+  if (want_route == EmulationPath::int8_digits) {
+    test::run_on_host(Int8Slices{}, g, expected.data());
+    expect_same_bits(c, normwise, expected, in.c.ld, "the host oracle (Int8Slices)");
+  } else {
+    test::run_on_device(EmulatedFP32{}, g, nullptr);
+    expect_same_bits(c, normwise, expected, in.c.ld, "EmulatedFP32 on the device");
+  }
+}
+
+// Uniform rows deep enough for the digits (2^e / mean|x| ~ 4 <= sqrt(k) / 10 from k ~ 1600).
+const test::GemmCase digit_cases[] = {
+    {'N', 'N', 1, 1, 2048, 1.0f, 0.0f, 0},        {'N', 'T', 7, 9, 2100, 1.0f, 0.0f, 3},
+    {'T', 'N', 33, 35, 2500, -0.75f, 2.0f, 1},    {'T', 'T', 130, 129, 2057, 1.0f, 0.5f, 0},
+    {'N', 'T', 300, 260, 4096, 1.0f, 0.0f, 1},    {'T', 'N', 512, 512, 4096, 1.0f, -2.5f, 0},
+};
+
+TEST(CudaNormwiseFP32, NarrowRowsTakeTheDigitsWithTheHostOraclesBits) {
+  EGEMM_REQUIRE_GPU();
+  for (const char* kernel : kernel_switches())
+    for (const char* split : {static_cast<const char*>(nullptr), "0"}) {
+      const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_ONE_READ_SPLIT", split);
+      for (const test::GemmCase& c : digit_cases) {
+        const std::uint64_t seed = test::fresh_seed();
+        SCOPED_TRACE(::testing::Message() << test::fused_kernel_switch_label(kernel)
+                                          << (split != nullptr ? ", two-read split " : " ") << c.trans_a << c.trans_b
+                                          << " m=" << c.m << " n=" << c.n << " k=" << c.k << " seed=" << seed);
+        test::GemmInputs in = test::make_inputs(c, seed);
+        if (c.beta == 0.0f) test::poison(in.c);
+        expect_route_bits(c, in, EmulationPath::int8_digits);
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+}
+
+// The same shapes with one value 2^10 larger in a row of op(A) or a column of
+// op(B): the device sends the call to EmulatedFP32 after the digits' split.
+TEST(CudaNormwiseFP32, OneSpreadRowOrColumnRunsEmulatedFP32WithItsBits) {
+  EGEMM_REQUIRE_GPU();
+  for (const char* kernel : kernel_switches()) {
+    const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel);
+    for (const test::GemmCase& c : digit_cases)
+      for (bool in_a : {true, false}) {
+        const std::uint64_t seed = test::fresh_seed();
+        SCOPED_TRACE(::testing::Message() << test::fused_kernel_switch_label(kernel) << " " << c.trans_a << c.trans_b
+                                          << " m=" << c.m << " n=" << c.n << " k=" << c.k
+                                          << (in_a ? ", spread row of op(A)" : ", spread column of op(B)")
+                                          << " seed=" << seed);
+        test::GemmInputs in = test::make_inputs(c, seed);
+        if (in_a)
+          op_a(in, c, c.m - 1, c.k / 2) *= 1024.0f;
+        else
+          op_b(in, c, c.k - 1, c.n / 2) *= -1024.0f;
+        if (c.beta == 0.0f) test::poison(in.c);
+        expect_route_bits(c, in, EmulationPath::fp16_scaled);
+        if (::testing::Test::HasFailure()) return;
+      }
+  }
+}
+
+// Inf/NaN rows (recomputed by the fixups of the route taken, reading C once
+// with beta != 0), zero rows, and rows wide enough for EmulatedFP32's TF32 path.
+TEST(CudaNormwiseFP32, SpecialValuesZeroRowsAndWideRowsOnBothRoutes) {
+  EGEMM_REQUIRE_GPU();
+  const test::GemmCase c{'N', 'N', 200, 150, 2048, 1.5f, -0.5f, 2};
+  for (int variant = 0; variant < 3; ++variant) {
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(::testing::Message() << "variant " << variant << " seed=" << seed);
+    test::GemmInputs in = test::make_inputs(c, seed);
+    for (index_t p = 0; p < c.k; ++p) {
+      in.a(3, p) = 0.0f;  // a zero row of op(A)
+      in.b(p, 4) = 0.0f;  // a zero column of op(B)
+    }
+    in.a(10, 17) = std::numeric_limits<float>::infinity();
+    in.b(40, 20) = std::numeric_limits<float>::quiet_NaN();
+    EmulationPath route = EmulationPath::int8_digits;
+    if (variant == 1) {
+      in.a(20, 5) = 1024.0f;  // one spread row: EmulatedFP32's FP16 path
+      route = EmulationPath::fp16_scaled;
+    } else if (variant == 2) {  // every row over 2^-40..2^40: EmulatedFP32's TF32 path
+      for (index_t i = 0; i < c.m; ++i)
+        for (index_t p = 0; p < c.k; ++p)
+          if (std::isfinite(in.a(i, p))) in.a(i, p) = std::ldexp(in.a(i, p), static_cast<int>((i * 7 + p * 13) % 81) - 40);
+      route = EmulationPath::tf32_full_range;
+    }
+    expect_route_bits(c, in, route);
+  }
+}
+
+}  // namespace
+}  // namespace egemm

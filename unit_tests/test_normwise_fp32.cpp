@@ -1,0 +1,153 @@
+// NormwiseFP32 on the host: the route (Int8Slices' digits where every row of
+// op(A) and column of op(B) passes numerics::int8_digits_hold_row, else
+// EmulatedFP32) gives each route's own bits, and on every input family of the
+// Int8Slices accuracy study it is at least as accurate as FP32, normwise.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "egemm/gemm.hpp"
+#include "egemm/path_selection.hpp"
+#include "egemm/reference.hpp"
+#include "support/matrices.hpp"
+
+namespace egemm {
+namespace {
+
+using test::Matrix;
+
+// C = op(A) op(B) with `tag` on the host, NN, alpha 1, beta 0, C poisoned first.
+template <class Tag>
+Matrix product(Tag tag, const Matrix& a, const Matrix& b) {
+  Matrix c(a.rows, b.cols);
+  test::poison(c);
+  gemm(tag, 'N', 'N', a.rows, b.cols, a.cols, 1.0f, a.ptr(), a.ld, b.ptr(), b.ld, 0.0f, c.ptr(), c.ld);
+  return c;
+}
+
+EmulationPath route_of(const Matrix& a, const Matrix& b) {
+  return normwise_fp32_path('N', 'N', a.rows, b.cols, a.cols, a.ptr(), a.ld, b.ptr(), b.ld);
+}
+
+void expect_same_bits(const Matrix& c, const Matrix& want, const char* what) {
+  int differ = 0;
+  for (index_t j = 0; j < c.cols; ++j)
+    for (index_t i = 0; i < c.rows; ++i)
+      if (!(c(i, j) == want(i, j)) && differ++ < 3)
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << c(i, j) << ", " << what << " gives " << want(i, j);
+  EXPECT_EQ(differ, 0) << differ << " entries differ from " << what;
+}
+
+// Uniform [-1, 1) rows at k = 2048: 2^e / mean|x| ~ 4, within sqrt(k) / 10 ~ 4.5.
+TEST(NormwiseFP32, NarrowRowsTakeTheDigitsAndGiveInt8SlicesBits) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  const Matrix a = test::random_matrix(37, 2048, seed), b = test::random_matrix(2048, 29, seed + 1);
+  ASSERT_EQ(route_of(a, b), EmulationPath::int8_digits);
+  expect_same_bits(product(NormwiseFP32{}, a, b), product(Int8Slices{}, a, b), "Int8Slices");
+}
+
+// One value 2^10 larger in a single row of op(A), or column of op(B), sends the call to EmulatedFP32.
+TEST(NormwiseFP32, OneSpreadRowOrColumnSendsTheCallToEmulatedFP32) {
+  for (bool in_a : {true, false}) {
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(::testing::Message() << (in_a ? "row of op(A)" : "column of op(B)") << ", seed " << seed);
+    Matrix a = test::random_matrix(37, 2048, seed), b = test::random_matrix(2048, 29, seed + 1);
+    if (in_a)
+      a(5, 700) = 1024.0f;
+    else
+      b(300, 11) = -1024.0f;
+    ASSERT_EQ(route_of(a, b), EmulationPath::fp16_scaled);
+    expect_same_bits(product(NormwiseFP32{}, a, b), product(EmulatedFP32{}, a, b), "EmulatedFP32");
+  }
+}
+
+// Shallow products: FP32's own error is small there, so the same uniform rows run EmulatedFP32.
+TEST(NormwiseFP32, ShallowProductsRunEmulatedFP32) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  const Matrix a = test::random_matrix(20, 1024, seed), b = test::random_matrix(1024, 24, seed + 1);
+  ASSERT_EQ(route_of(a, b), EmulationPath::fp16_scaled);
+  expect_same_bits(product(NormwiseFP32{}, a, b), product(EmulatedFP32{}, a, b), "EmulatedFP32");
+}
+
+// Rows without a nonzero value are exact in digits: they never send the call away.
+TEST(NormwiseFP32, ZeroRowsKeepTheDigits) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  Matrix a = test::random_matrix(16, 2048, seed), b = test::random_matrix(2048, 16, seed + 1);
+  for (index_t p = 0; p < a.cols; ++p) a(3, p) = 0.0f;
+  for (index_t p = 0; p < b.rows; ++p) b(p, 7) = 0.0f;
+  ASSERT_EQ(route_of(a, b), EmulationPath::int8_digits);
+  expect_same_bits(product(NormwiseFP32{}, a, b), product(Int8Slices{}, a, b), "Int8Slices");
+}
+
+// The study's input families (perf_tests/int8_accuracy): each that takes the
+// digits ends at most FP32's error (summed in k order); the others take
+// EmulatedFP32's (which on sparse rows is itself a little above FP32's).
+struct Family {
+  const char* name;
+  std::function<float(std::mt19937&)> draw;
+};
+
+std::vector<Family> families() {
+  auto uniform = [](std::mt19937& g) { return std::uniform_real_distribution<float>(-1.0f, 1.0f)(g); };
+  auto spread = [uniform](int octaves) {
+    return [uniform, octaves](std::mt19937& g) {
+      return std::ldexp(uniform(g), std::uniform_int_distribution<int>(-octaves, octaves)(g));
+    };
+  };
+  return {{"uniform", uniform},
+          {"normal", [](std::mt19937& g) { return std::normal_distribution<float>(0.0f, 1.0f)(g); }},
+          {"magnitudes over 2^-2..2^2", spread(2)},
+          {"magnitudes over 2^-4..2^4", spread(4)},
+          {"magnitudes over 2^-8..2^8", spread(8)},
+          {"90% zeros", [uniform](std::mt19937& g) { return std::uniform_int_distribution<int>(0, 9)(g) == 0 ? uniform(g) : 0.0f; }},
+          {"1 in 256 values 2^10 larger", [uniform](std::mt19937& g) {
+             return std::uniform_int_distribution<int>(0, 255)(g) == 0 ? 1024.0f * uniform(g) : uniform(g);
+           }}};
+}
+
+Matrix drawn(index_t rows, index_t cols, const Family& f, std::mt19937& g) {
+  Matrix m(rows, cols);
+  for (float& x : m.data) x = f.draw(g);
+  return m;
+}
+
+double error_of(const Matrix& c, const std::vector<double>& ref) {
+  return reference::compare(c.ptr(), c.ld, ref.data(), c.rows, c.cols).rel_frobenius;
+}
+
+TEST(NormwiseFP32, EveryStudyFamilyTakingTheDigitsIsAtLeastAsAccurateAsFP32) {
+  int digit_calls = 0;
+  for (index_t k : {4096, 8192}) {
+    for (const Family& f : families()) {
+      const std::uint64_t seed = test::fresh_seed();
+      SCOPED_TRACE(::testing::Message() << f.name << ", k = " << k << ", seed " << seed);
+      std::mt19937 gen(static_cast<std::uint32_t>(seed));
+      const Matrix a = drawn(64, k, f, gen), b = drawn(k, 64, f, gen);
+      std::vector<double> ref(static_cast<std::size_t>(64 * 64));
+      Matrix unread(64, 64);  // beta = 0
+      reference::gemm_fp64(make_gemm_args("test", 'N', 'N', 64, 64, k, 1.0f, a.ptr(), a.ld, b.ptr(), b.ld, 0.0f,
+                                          unread.ptr(), 64),
+                           ref.data());
+      const double normwise = error_of(product(NormwiseFP32{}, a, b), ref);
+      if (route_of(a, b) == EmulationPath::int8_digits) {
+        ++digit_calls;
+        const double fp32 = error_of(product(NativeFP32{}, a, b), ref);
+        EXPECT_LE(normwise, fp32) << "digits: " << normwise << " against FP32's " << fp32;
+      } else {
+        EXPECT_EQ(normwise, error_of(product(EmulatedFP32{}, a, b), ref));
+      }
+    }
+  }
+  EXPECT_GE(digit_calls, 2) << "uniform rows should take the digits at k = 4096 and 8192";
+}
+
+}  // namespace
+}  // namespace egemm
