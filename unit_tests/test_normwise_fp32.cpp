@@ -95,21 +95,27 @@ struct Family {
   std::function<float(std::mt19937&)> draw;
 };
 
+// Magnitudes 2^U[-s, s], random signs, as the study draws them.
+std::function<float(std::mt19937&)> log_uniform(float s) {
+  return [s](std::mt19937& g) {
+    const float x = std::exp2(std::uniform_real_distribution<float>(-s, s)(g));
+    return std::bernoulli_distribution(0.5)(g) ? x : -x;
+  };
+}
+
 std::vector<Family> families() {
   auto uniform = [](std::mt19937& g) { return std::uniform_real_distribution<float>(-1.0f, 1.0f)(g); };
-  auto spread = [uniform](int octaves) {
-    return [uniform, octaves](std::mt19937& g) {
-      return std::ldexp(uniform(g), std::uniform_int_distribution<int>(-octaves, octaves)(g));
-    };
-  };
-  return {{"uniform", uniform},
+  return {{"uniform [-1, 1]", uniform},
           {"normal", [](std::mt19937& g) { return std::normal_distribution<float>(0.0f, 1.0f)(g); }},
-          {"magnitudes over 2^-2..2^2", spread(2)},
-          {"magnitudes over 2^-4..2^4", spread(4)},
-          {"magnitudes over 2^-8..2^8", spread(8)},
-          {"90% zeros", [uniform](std::mt19937& g) { return std::uniform_int_distribution<int>(0, 9)(g) == 0 ? uniform(g) : 0.0f; }},
-          {"1 in 256 values 2^10 larger", [uniform](std::mt19937& g) {
-             return std::uniform_int_distribution<int>(0, 255)(g) == 0 ? 1024.0f * uniform(g) : uniform(g);
+          {"magnitudes over 2^-1..2^1", log_uniform(1.0f)},
+          {"magnitudes over 2^-2..2^2", log_uniform(2.0f)},
+          {"magnitudes over 2^-4..2^4", log_uniform(4.0f)},
+          {"magnitudes over 2^-8..2^8", log_uniform(8.0f)},
+          {"magnitudes over 2^-16..2^16", log_uniform(16.0f)},
+          {"uniform, 90% zeros", [uniform](std::mt19937& g) { return std::bernoulli_distribution(0.1)(g) ? uniform(g) : 0.0f; }},
+          {"uniform, 1 in 256 values 2^10 larger", [uniform](std::mt19937& g) {
+             const float x = uniform(g);
+             return std::bernoulli_distribution(1.0 / 256)(g) ? x * 1024.0f : x;
            }}};
 }
 
@@ -146,7 +152,7 @@ TEST(NormwiseFP32, EveryStudyFamilyTakingTheDigitsIsAtLeastAsAccurateAsFP32) {
       }
     }
   }
-  EXPECT_GE(digit_calls, 2) << "uniform rows should take the digits at k = 4096 and 8192";
+  EXPECT_GE(digit_calls, 4) << "uniform rows and those over 2^-1..2^1 should take the digits at k = 4096 and 8192";
 }
 
 }  // namespace

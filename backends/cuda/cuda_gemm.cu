@@ -123,10 +123,6 @@ constexpr std::size_t piece_bytes_of() {
   return traits::id == PolicyId::emulated_fp32 || traits::split == SplitRule::tf32 ? 4 : 2;
 }
 
-void zero_stats(const SplitPair& s, cudaStream_t stream) {
-  EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
-}
-
 // EGEMM_LOG=debug: EmulatedFP32's path (or NormwiseFP32's route) as the
 // device chose it, and the wide rows the FP16 path recomputes.
 struct PathReport {
@@ -191,7 +187,7 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   carve_pieces(scratch, traits::pieces_per_operand, piece_bytes_of<Policy>(), s);
   carve_stats(scratch, s);
   const bool enqueue = !scratch.measures_only();
-  if (enqueue) zero_stats(s, stream);
+  if (enqueue) EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
   enqueue_split_and_gemm<Policy>(g, s, s.path_word, scratch, stream);
   if (enqueue && report != nullptr && traits::id == PolicyId::emulated_fp32) copy_back_report(s, s.path_word, *report, stream);
 }
@@ -210,9 +206,10 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   carve_stats(scratch, fallback);
   std::uint32_t* const path_word = digits.path_word;
   const bool enqueue = !scratch.measures_only();
-  if (enqueue) {
-    zero_stats(digits, stream);
-    zero_stats(fallback, stream);
+  if (enqueue) {  // both blocks, taken one after the other, in one memset (a launch costs the host ~7 us)
+    const auto* first = reinterpret_cast<unsigned char*>(digits.stats);
+    const auto* end = reinterpret_cast<unsigned char*>(fallback.stats) + fallback.stats_bytes;
+    EGEMM_CUDA_CHECK(cudaMemsetAsync(digits.stats, 0, static_cast<std::size_t>(end - first), stream));
   }
   const std::size_t pieces_at = scratch.size();
   carve_pieces(scratch, policy_traits<Int8Slices>::pieces_per_operand, piece_bytes_of<Int8Slices>(), digits);

@@ -11,7 +11,9 @@
 // rows of op(A) and the columns of op(B)) beside the relative Frobenius
 // errors against float64 of Int8Slices, EmulatedFP32 and FP32 summed in k
 // order (NativeFP32's host form; cuBLAS SGEMM's blocked sums are a little
-// more accurate). Int8Slices' error grows with R; FP32's does not.
+// more accurate). Int8Slices' error grows with R; FP32's does not. The last
+// columns: NormwiseFP32, which takes the digits only where every row has R
+// <= sqrt(k) / 10 (numerics::int8_digits_hold_row), its route and its error.
 #include <algorithm>
 #include <cstdint>
 #include <cmath>
@@ -26,6 +28,7 @@
 
 #include "egemm/gemm.hpp"
 #include "egemm/numerics/int8_digits.hpp"
+#include "egemm/path_selection.hpp"
 #include "egemm/reference.hpp"
 #include "support/shape_list.hpp"
 
@@ -92,7 +95,8 @@ double row_statistic(const float* x, index_t k, index_t stride) {
 
 struct Row {
   std::string family, shape;
-  double r_max = 0, r_median = 0, int8 = 0, emulated = 0, fp32 = 0;
+  double r_max = 0, r_median = 0, int8 = 0, emulated = 0, fp32 = 0, normwise = 0;
+  std::string route;  // NormwiseFP32's
 };
 
 // A is m x k and B is k x n, both column-major, 'N' 'N': op(A)'s rows are A's
@@ -125,6 +129,8 @@ Row measure(const Family& f, const Shape& s, unsigned seed) {
   out.int8 = error_of(egemm::Int8Slices{});
   out.emulated = error_of(egemm::EmulatedFP32{});
   out.fp32 = error_of(egemm::NativeFP32{});
+  out.normwise = error_of(egemm::NormwiseFP32{});
+  out.route = egemm::path_name(egemm::normwise_fp32_path('N', 'N', s.m, s.n, s.k, a.data(), s.m, b.data(), s.k));
   return out;
 }
 
@@ -149,25 +155,27 @@ int main(int argc, char** argv) try {
   unsigned seed = std::random_device{}();
   std::printf("# Int8Slices' accuracy against its rows' spread (host oracle, seed %u)\n\n", seed);
   std::printf("R = 2^e / mean|x| per row of op(A) and column of op(B); errors: relative Frobenius against float64.\n\n");
-  std::printf("| inputs | MxNxK | R worst | R median | Int8Slices | EmulatedFP32 | FP32 (k order) | Int8Slices / FP32 |\n");
-  std::printf("|---|---|---:|---:|---:|---:|---:|---:|\n");
+  std::printf("| inputs | MxNxK | R worst | R median | Int8Slices | EmulatedFP32 | FP32 (k order) | Int8Slices / FP32 "
+              "| NormwiseFP32 | its route | NormwiseFP32 / FP32 |\n");
+  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
   int done = 0;
   for (const Shape& s : shapes)
     for (const Family& f : fams) {
       std::fprintf(stderr, "[%d/%zu] %s, %s\n", ++done, shapes.size() * fams.size(), f.name,
                    egemm::perf::shape_text(s).c_str());
       const Row r = measure(f, s, seed++);
-      std::printf("| %s | %s | %.3g | %.3g | %.2e | %.2e | %.2e | %.2f |\n", r.family.c_str(), r.shape.c_str(),
-                  r.r_max, r.r_median, r.int8, r.emulated, r.fp32, r.int8 / r.fp32);
+      std::printf("| %s | %s | %.3g | %.3g | %.2e | %.2e | %.2e | %.2f | %.2e | %s | %.2f |\n", r.family.c_str(),
+                  r.shape.c_str(), r.r_max, r.r_median, r.int8, r.emulated, r.fp32, r.int8 / r.fp32, r.normwise,
+                  r.route.c_str(), r.normwise / r.fp32);
       std::fflush(stdout);
       rows.push_back(r);
     }
   if (!csv.empty()) {
     std::ofstream out(csv);
-    out << "inputs,shape,r_worst,r_median,int8_slices,emulated_fp32,fp32_k_order\n";
+    out << "inputs,shape,r_worst,r_median,int8_slices,emulated_fp32,fp32_k_order,normwise_fp32,normwise_route\n";
     for (const Row& r : rows)
       out << '"' << r.family << "\"," << r.shape << ',' << r.r_max << ',' << r.r_median << ',' << r.int8 << ','
-          << r.emulated << ',' << r.fp32 << '\n';
+          << r.emulated << ',' << r.fp32 << ',' << r.normwise << ',' << r.route << '\n';
     if (!out) throw std::runtime_error("could not write " + csv);
   }
   return 0;

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Plots egemm_int8_accuracy_study's CSV: Int8Slices' error against the rows'
 median R = 2^e / mean|x|, one colour per k, beside FP32's error (summed in k
-order) on the same inputs, which depends on k and hardly on R.
+order) on the same inputs, which depends on k and hardly on R. Where the CSV
+has NormwiseFP32's route, the calls it runs in digits are filled, the others
+(EmulatedFP32's) hollow.
 
   plot_study.py study.csv --out study.png
 """
@@ -25,7 +27,8 @@ def main():
     with open(args.csv, newline="") as f:
         for row in csv.DictReader(f):
             k = int(row["shape"].split("x")[2])
-            by_k[k].append((float(row["r_median"]), float(row["int8_slices"]), float(row["fp32_k_order"])))
+            digits = row.get("normwise_route", "int8_digits") == "int8_digits"
+            by_k[k].append((float(row["r_median"]), float(row["int8_slices"]), float(row["fp32_k_order"]), digits))
     if not by_k:
         raise SystemExit(f"{args.csv}: no rows")
 
@@ -34,12 +37,16 @@ def main():
         points.sort()
         r = [p[0] for p in points]
         line = ax.plot(r, [p[1] for p in points], "o", label=f"Int8Slices, k = {k}")[0]
+        hollow = [p for p in points if not p[3]]
+        if hollow:  # NormwiseFP32 runs EmulatedFP32 there
+            ax.plot([p[0] for p in hollow], [p[1] for p in hollow], "o", color="white", markersize=3)
         ax.plot(r, [p[2] for p in points], "x", color=line.get_color(), alpha=0.6, label=f"FP32 (k order), k = {k}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("median over rows of R = 2^e / mean|x|")
     ax.set_ylabel("relative Frobenius error vs float64")
-    ax.set_title("Int8Slices' error grows with its rows' spread; FP32's with k")
+    ax.set_title("Int8Slices' error grows with its rows' spread; FP32's with k\n"
+                 "(hollow: NormwiseFP32 runs EmulatedFP32 there)", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()

@@ -59,9 +59,9 @@ bool cuda_available();
 bool emulated_fp32_uses_tensor_cores(index_t m, index_t n, index_t k);
 
 // The CUDA backend keeps its scratch memory (the split operands, per element
-// of A and B: 8 bytes for EmulatedFP32 and FullRangeTF32x3, 4 for RoundSplit4
-// and TruncateSplit4, 3 for Int8Slices, 2 for Half; rows padded to 128, k to
-// 64 (128 for Int8Slices)) in a pool that
+// of A and B: 8 bytes for EmulatedFP32, FullRangeTF32x3 and NormwiseFP32
+// (whose digits take 3 of them), 4 for RoundSplit4 and TruncateSplit4, 3 for
+// Int8Slices, 2 for Half; rows padded to 128, k to 64 (128 for the digits)) in a pool that
 // does not shrink, so repeated calls do not re-map it. This hands the unused part back to the driver; it waits for
 // all work on the current device. A no-op without CUDA.
 void release_cached_device_memory();

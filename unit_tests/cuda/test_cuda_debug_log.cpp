@@ -1,7 +1,8 @@
 // EGEMM_LOG=debug says which path the device chose for an EmulatedFP32 call
 // (read back after the call), the same as egemm::emulated_fp32_path finds on
 // the host for the same operands: the FP16 path with the wide rows it
-// recomputes in float64, or the TF32 path when too many rows are wide.
+// recomputes in float64, or the TF32 path when too many rows are wide; and
+// for a NormwiseFP32 call the route it took.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -17,11 +18,12 @@ namespace {
 using test::Matrix;
 
 // What the library prints for the product of `a` and `b` ('N', 'N') on the GPU.
-std::string logged_call(const Matrix& a, const Matrix& b) {
+template <class Tag = EmulatedFP32>
+std::string logged_call(const Matrix& a, const Matrix& b, Tag tag = {}) {
   const index_t m = a.rows, k = a.cols, n = b.cols;
   test::DeviceBuffer<float> da(a.data), db(b.data), dc(static_cast<std::size_t>(m * n));
   ::testing::internal::CaptureStderr();
-  gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, da.get(), a.ld, db.get(), b.ld, 0.0f, dc.get(), m, nullptr);
+  gemm(tag, 'N', 'N', m, n, k, 1.0f, da.get(), a.ld, db.get(), b.ld, 0.0f, dc.get(), m, nullptr);
   test::cuda_ok(cudaDeviceSynchronize(), "sync");
   return ::testing::internal::GetCapturedStderr();
 }
@@ -47,6 +49,25 @@ TEST(CudaDebugLog, SaysWhichPathTheDeviceChose) {
 
   for (index_t i = 0; i < m; ++i) a(i, (i * 7) % k) = 1e-12f;  // every row wide: beyond what the FP16 path recomputes
   expect_logged("-> tf32_full_range\n");
+}
+
+// NormwiseFP32's route as the device took it, the host's normwise_fp32_path.
+TEST(CudaDebugLog, SaysWhichRouteNormwiseFP32Took) {
+  EGEMM_REQUIRE_GPU();
+  const test::ScopedEnv debug("EGEMM_LOG", "debug"), on_tensor_cores("EGEMM_SMALL_GEMM_FALLBACK", "0");
+  std::mt19937_64 gen(test::fresh_seed());
+  const index_t m = 256, n = 192, k = 4096;
+  Matrix a = test::random_matrix(m, k, gen()), b = test::random_matrix(k, n, gen());
+  const auto expect_route = [&](EmulationPath want) {
+    ASSERT_EQ(normwise_fp32_path('N', 'N', m, n, k, a.ptr(), a.ld, b.ptr(), b.ld), want);
+    const std::string out = logged_call(a, b, NormwiseFP32{});
+    EXPECT_NE(out.find(std::string("cuda NormwiseFP32 NN m=256 n=192 k=4096 -> ") + path_name(want) + "\n"),
+              std::string::npos)
+        << out;
+  };
+  expect_route(EmulationPath::int8_digits);  // uniform rows at k = 4096
+  b(1000, 17) = 4096.0f;                     // one column of op(B) spread far
+  expect_route(EmulationPath::fp16_scaled);
 }
 
 }  // namespace
