@@ -60,7 +60,9 @@ struct Int8Slices {};
 // row's 2^e / mean|x| at most sqrt(k) / 6, measured), EmulatedFP32 otherwise;
 // chosen per call from the digits' own row statistics (on the GPU, on the
 // device). Normwise, not entry by entry: an element 2^s below its row's
-// largest keeps ~24 - s bits (EmulatedFP32 keeps 22 of every element).
+// largest keeps ~24 - s bits (EmulatedFP32 keeps 22 of every element). On
+// the GPU, products too small for the digits to pay for the route (m n k
+// below 2^35) run EmulatedFP32 directly, as EmulatedFP32 hands tiny ones to SGEMM.
 struct NormwiseFP32 {};
 
 using all_policies =
