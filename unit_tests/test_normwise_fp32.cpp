@@ -43,13 +43,21 @@ void expect_same_bits(const Matrix& c, const Matrix& want, const char* what) {
   EXPECT_EQ(differ, 0) << differ << " entries differ from " << what;
 }
 
+// The host's route for a b is `route`, and NormwiseFP32 gives that route's bits.
+void expect_route_and_its_bits(const Matrix& a, const Matrix& b, EmulationPath route) {
+  ASSERT_EQ(route_of(a, b), route);
+  if (route == EmulationPath::int8_digits)
+    expect_same_bits(product(NormwiseFP32{}, a, b), product(Int8Slices{}, a, b), "Int8Slices");
+  else
+    expect_same_bits(product(NormwiseFP32{}, a, b), product(EmulatedFP32{}, a, b), "EmulatedFP32");
+}
+
 // Uniform [-1, 1) rows at k = 2048: 2^e / mean|x| ~ 4, within sqrt(k) / 10 ~ 4.5.
 TEST(NormwiseFP32, NarrowRowsTakeTheDigitsAndGiveInt8SlicesBits) {
   const std::uint64_t seed = test::fresh_seed();
   SCOPED_TRACE(::testing::Message() << "seed " << seed);
   const Matrix a = test::random_matrix(37, 2048, seed), b = test::random_matrix(2048, 29, seed + 1);
-  ASSERT_EQ(route_of(a, b), EmulationPath::int8_digits);
-  expect_same_bits(product(NormwiseFP32{}, a, b), product(Int8Slices{}, a, b), "Int8Slices");
+  expect_route_and_its_bits(a, b, EmulationPath::int8_digits);
 }
 
 // One value 2^10 larger in a single row of op(A), or column of op(B), sends the call to EmulatedFP32.
@@ -62,8 +70,7 @@ TEST(NormwiseFP32, OneSpreadRowOrColumnSendsTheCallToEmulatedFP32) {
       a(5, 700) = 1024.0f;
     else
       b(300, 11) = -1024.0f;
-    ASSERT_EQ(route_of(a, b), EmulationPath::fp16_scaled);
-    expect_same_bits(product(NormwiseFP32{}, a, b), product(EmulatedFP32{}, a, b), "EmulatedFP32");
+    expect_route_and_its_bits(a, b, EmulationPath::fp16_scaled);
   }
 }
 
@@ -72,8 +79,7 @@ TEST(NormwiseFP32, ShallowProductsRunEmulatedFP32) {
   const std::uint64_t seed = test::fresh_seed();
   SCOPED_TRACE(::testing::Message() << "seed " << seed);
   const Matrix a = test::random_matrix(20, 1024, seed), b = test::random_matrix(1024, 24, seed + 1);
-  ASSERT_EQ(route_of(a, b), EmulationPath::fp16_scaled);
-  expect_same_bits(product(NormwiseFP32{}, a, b), product(EmulatedFP32{}, a, b), "EmulatedFP32");
+  expect_route_and_its_bits(a, b, EmulationPath::fp16_scaled);
 }
 
 // Rows without a nonzero value are exact in digits: they never send the call away.
@@ -83,8 +89,7 @@ TEST(NormwiseFP32, ZeroRowsKeepTheDigits) {
   Matrix a = test::random_matrix(16, 2048, seed), b = test::random_matrix(2048, 16, seed + 1);
   for (index_t p = 0; p < a.cols; ++p) a(3, p) = 0.0f;
   for (index_t p = 0; p < b.rows; ++p) b(p, 7) = 0.0f;
-  ASSERT_EQ(route_of(a, b), EmulationPath::int8_digits);
-  expect_same_bits(product(NormwiseFP32{}, a, b), product(Int8Slices{}, a, b), "Int8Slices");
+  expect_route_and_its_bits(a, b, EmulationPath::int8_digits);
 }
 
 // The study's input families (perf_tests/int8_accuracy): each that takes the

@@ -110,6 +110,26 @@ inline std::string fused_kernel_switch_label(const char* value) {
   return value != nullptr ? std::string("EGEMM_SM90_KERNEL=") + value : std::string("EGEMM_SM90_KERNEL unset");
 }
 
+// EGEMM_SM90_KERNEL values that pick each kernel Int8Slices' digits can run
+// here: unset (the library's choice) and, on Hopper, "0" (mma.sync).
+inline std::vector<const char*> each_digits_kernel_switch() {
+  const ScopedEnv library_choice("EGEMM_SM90_KERNEL", nullptr);
+  if (!hopper_kernel_runs_here()) return {nullptr};
+  return {nullptr, "0"};
+}
+
+// body(label) under each digits kernel and each of the digits' splits (one
+// read; two with EGEMM_INT8_ONE_READ_SPLIT=0), until a test failure.
+template <class Body>
+void for_each_digits_kernel_and_split(Body&& body) {
+  for (const char* kernel : each_digits_kernel_switch())
+    for (const char* split : {static_cast<const char*>(nullptr), "0"}) {
+      const ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_ONE_READ_SPLIT", split);
+      body(fused_kernel_switch_label(kernel) + (split != nullptr ? ", two-read split" : ""));
+      if (::testing::Test::HasFailure()) return;
+    }
+}
+
 // A non-blocking stream of the current device for one scope.
 class OwnedStream {
  public:

@@ -20,12 +20,6 @@
 namespace egemm {
 namespace {
 
-// EGEMM_SM90_KERNEL values that pick each kernel Int8Slices can run here.
-std::vector<const char*> int8_kernel_switches() {
-  if (!test::hopper_kernel_runs_here()) return {nullptr};
-  return {nullptr, "0"};
-}
-
 // C from the device equals C from the host oracle, bit for bit (padding rows
 // included), NaN for NaN.
 void expect_device_bits_equal_host(const test::GemmCase& c, const test::GemmInputs& in) {
@@ -54,20 +48,17 @@ TEST(CudaInt8Slices, EveryKernelGivesTheHostOraclesBits) {
       {'T', 'N', 512, 512, 4096, 1.0f, 0.0f, 0},  // k contiguous, 16-byte loads
       {'N', 'T', 256, 192, 640, 1.0f, 0.0f, 4},   // rows contiguous, 16-byte loads through shared memory
   };
-  for (const char* kernel : int8_kernel_switches())
-    for (const char* split : {static_cast<const char*>(nullptr), "0"}) {
-      const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_ONE_READ_SPLIT", split);
-      for (const test::GemmCase& c : cases) {
-        const std::uint64_t seed = test::fresh_seed();
-        SCOPED_TRACE(::testing::Message() << test::fused_kernel_switch_label(kernel)
-                                          << (split != nullptr ? ", two-read split " : " ") << c.trans_a << c.trans_b
-                                          << " m=" << c.m << " n=" << c.n << " k=" << c.k << " seed=" << seed);
-        test::GemmInputs in = test::make_inputs(c, seed);
-        if (c.beta == 0.0f) test::poison(in.c);
-        expect_device_bits_equal_host(c, in);
-        if (::testing::Test::HasFailure()) return;
-      }
+  test::for_each_digits_kernel_and_split([&](const std::string& variant) {
+    for (const test::GemmCase& c : cases) {
+      const std::uint64_t seed = test::fresh_seed();
+      SCOPED_TRACE(::testing::Message() << variant << " " << c.trans_a << c.trans_b << " m=" << c.m << " n=" << c.n
+                                        << " k=" << c.k << " seed=" << seed);
+      test::GemmInputs in = test::make_inputs(c, seed);
+      if (c.beta == 0.0f) test::poison(in.c);
+      expect_device_bits_equal_host(c, in);
+      if (::testing::Test::HasFailure()) return;
     }
+  });
 }
 
 // The stream-K tail (forced on): its stretches' int32 partial sums added by
@@ -122,23 +113,21 @@ TEST(CudaInt8Slices, ConcurrentCallsOnManyStreamsFinishWithTheSameBits) {
 TEST(CudaInt8Slices, ScaledRowsZerosAndSpecialValuesGiveTheHostOraclesBits) {
   EGEMM_REQUIRE_GPU();
   const test::GemmCase c{'N', 'N', 200, 150, 300, 1.0f, 0.0f, 0};
-  for (const char* kernel : int8_kernel_switches())
-    for (const char* split : {static_cast<const char*>(nullptr), "0"}) {
-      const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_ONE_READ_SPLIT", split);
-      test::GemmInputs in = test::make_inputs(c, test::fresh_seed());
-      for (index_t i = 0; i < c.m; ++i)
-        for (index_t p = 0; p < c.k; ++p) in.a(i, p) = std::ldexp(in.a(i, p), static_cast<int>(i % 61) * 4 - 120);
-      for (index_t p = 0; p < c.k; ++p) {
-        in.a(3, p) = 0.0f;  // a zero row of op(A)
-        in.b(p, 4) = 0.0f;  // a zero column of op(B)
-      }
-      in.a(10, 17) = std::numeric_limits<float>::infinity();
-      in.b(40, 20) = std::numeric_limits<float>::quiet_NaN();
-      in.a(11, 0) = std::numeric_limits<float>::max();  // a row whose exponent is FP32's largest
-      test::poison(in.c);
-      SCOPED_TRACE(test::fused_kernel_switch_label(kernel) + (split != nullptr ? ", two-read split" : ""));
-      expect_device_bits_equal_host(c, in);
+  test::for_each_digits_kernel_and_split([&](const std::string& variant) {
+    test::GemmInputs in = test::make_inputs(c, test::fresh_seed());
+    for (index_t i = 0; i < c.m; ++i)
+      for (index_t p = 0; p < c.k; ++p) in.a(i, p) = std::ldexp(in.a(i, p), static_cast<int>(i % 61) * 4 - 120);
+    for (index_t p = 0; p < c.k; ++p) {
+      in.a(3, p) = 0.0f;  // a zero row of op(A)
+      in.b(p, 4) = 0.0f;  // a zero column of op(B)
     }
+    in.a(10, 17) = std::numeric_limits<float>::infinity();
+    in.b(40, 20) = std::numeric_limits<float>::quiet_NaN();
+    in.a(11, 0) = std::numeric_limits<float>::max();  // a row whose exponent is FP32's largest
+    test::poison(in.c);
+    SCOPED_TRACE(variant);
+    expect_device_bits_equal_host(c, in);
+  });
 }
 
 // The deepest sum an int32 holds (int8_slices_max_depth values of k), every
@@ -148,7 +137,7 @@ TEST(CudaInt8Slices, TheDeepestSumStaysExactAndDeeperOnesRunEmulatedFP32) {
   EGEMM_REQUIRE_GPU();
   const float x = std::ldexp(-(126.0f * 65536 + 128 * 256 + 128), -23);  // the row's maximum: e = 0
   ASSERT_EQ(numerics::int8_row_exponent(std::fabs(x)), 0);
-  for (const char* kernel : int8_kernel_switches()) {
+  for (const char* kernel : test::each_digits_kernel_switch()) {
     const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel);
     SCOPED_TRACE(test::fused_kernel_switch_label(kernel));
     const index_t k = int8_slices_max_depth, m = 130, n = 3;

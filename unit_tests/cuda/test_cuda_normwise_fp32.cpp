@@ -19,11 +19,6 @@
 namespace egemm {
 namespace {
 
-std::vector<const char*> kernel_switches() {
-  if (!test::hopper_kernel_runs_here()) return {nullptr};
-  return {nullptr, "0"};  // the Hopper kernels, then the mma.sync ones
-}
-
 EmulationPath host_route(const GemmArgs& g) { return normwise_fp32_path(g); }
 
 // Entries of op(A) and op(B) in the stored matrices.
@@ -75,27 +70,24 @@ const test::GemmCase digit_cases[] = {
 
 TEST(CudaNormwiseFP32, NarrowRowsTakeTheDigitsWithTheHostOraclesBits) {
   EGEMM_REQUIRE_GPU();
-  for (const char* kernel : kernel_switches())
-    for (const char* split : {static_cast<const char*>(nullptr), "0"}) {
-      const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_ONE_READ_SPLIT", split);
-      for (const test::GemmCase& c : digit_cases) {
-        const std::uint64_t seed = test::fresh_seed();
-        SCOPED_TRACE(::testing::Message() << test::fused_kernel_switch_label(kernel)
-                                          << (split != nullptr ? ", two-read split " : " ") << c.trans_a << c.trans_b
-                                          << " m=" << c.m << " n=" << c.n << " k=" << c.k << " seed=" << seed);
-        test::GemmInputs in = test::make_inputs(c, seed);
-        if (c.beta == 0.0f) test::poison(in.c);
-        expect_route_bits(c, in, EmulationPath::int8_digits);
-        if (::testing::Test::HasFailure()) return;
-      }
+  test::for_each_digits_kernel_and_split([&](const std::string& variant) {
+    for (const test::GemmCase& c : digit_cases) {
+      const std::uint64_t seed = test::fresh_seed();
+      SCOPED_TRACE(::testing::Message() << variant << " " << c.trans_a << c.trans_b << " m=" << c.m << " n=" << c.n
+                                        << " k=" << c.k << " seed=" << seed);
+      test::GemmInputs in = test::make_inputs(c, seed);
+      if (c.beta == 0.0f) test::poison(in.c);
+      expect_route_bits(c, in, EmulationPath::int8_digits);
+      if (::testing::Test::HasFailure()) return;
     }
+  });
 }
 
 // The same shapes with one value 2^10 larger in a row of op(A) or a column of
 // op(B): the device sends the call to EmulatedFP32 after the digits' split.
 TEST(CudaNormwiseFP32, OneSpreadRowOrColumnRunsEmulatedFP32WithItsBits) {
   EGEMM_REQUIRE_GPU();
-  for (const char* kernel : kernel_switches()) {
+  for (const char* kernel : test::each_digits_kernel_switch()) {
     const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel);
     for (const test::GemmCase& c : digit_cases)
       for (bool in_a : {true, false}) {
