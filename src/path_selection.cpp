@@ -46,11 +46,22 @@ EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t 
 
 bool int8_digits_hold(const OperandRows& rows) {
   if (rows.depth > int8_slices_max_depth) return false;  // beyond the digits' exact sums (and the weights' int32)
+  const index_t k = rows.depth;
+  constexpr index_t panel = numerics::int8_rule_panel_k;
+  const std::uint32_t full_panel_floor = numerics::int8_panel_min_weight(static_cast<int>(panel), k);
   for (index_t r = 0; r < rows.rows; ++r) {
     const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
     std::uint32_t weight = 0;
-    for (index_t p = 0; p < rows.depth; ++p) weight += numerics::int8_row_weight(numerics::int8_scaled_integer(rows(r, p), e));
-    if (!numerics::int8_digits_hold_row(weight, rows.depth)) return false;
+    for (index_t p0 = 0; p0 < k; p0 += panel) {
+      const int values = static_cast<int>(std::min(panel, k - p0));
+      std::uint32_t panel_weight = 0;
+      for (index_t p = p0; p < p0 + values; ++p)
+        panel_weight += numerics::int8_row_weight(numerics::int8_scaled_integer(rows(r, p), e));
+      const std::uint32_t floor = values == panel ? full_panel_floor : numerics::int8_panel_min_weight(values, k);
+      if (!numerics::int8_digits_hold_panel(panel_weight, floor)) return false;
+      weight += panel_weight;
+    }
+    if (!numerics::int8_digits_hold_row(weight, k)) return false;
   }
   return true;
 }

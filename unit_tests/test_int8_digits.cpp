@@ -69,6 +69,24 @@ TEST(Int8Digits, TheDigitsHoldRowsWhoseSpreadIsWithinSqrtKOverTen) {
   EXPECT_EQ(numerics::int8_row_weight(-256), 1u);
 }
 
+// The panel rule's least weight is exact: the rule holds at it and not one below.
+TEST(Int8Digits, ThePanelsLeastWeightIsTheExactBoundOfItsRule) {
+  for (long long k : {1LL, 100LL, 2048LL, 4097LL, 16384LL, int8_slices_max_depth})
+    for (int values : {1, 5, 64, 127, 128}) {
+      const std::uint32_t w = numerics::int8_panel_min_weight(values, k);
+      const auto holds = [&](unsigned long long weight) {
+        return static_cast<unsigned long long>(k) * weight * weight >= 25ull * (1ull << 30) * values * values;
+      };
+      EXPECT_TRUE(holds(w)) << "values " << values << ", k " << k;
+      EXPECT_FALSE(holds(w - 1)) << "values " << values << ", k " << k;
+      EXPECT_TRUE(numerics::int8_digits_hold_panel(w, w));
+      EXPECT_FALSE(numerics::int8_digits_hold_panel(w - 1, w));
+      EXPECT_TRUE(numerics::int8_digits_hold_panel(0, w));  // an all-zero panel
+    }
+  // At k = 4096 a whole panel needs W >= 5 2^15 128 / 64 = 327680: R_p <= 12.8.
+  EXPECT_EQ(numerics::int8_panel_min_weight(128, 4096), 327680u);
+}
+
 TEST(Int8Digits, TheRowExponentFillsTheDigitsWithoutOverflow) {
   std::mt19937 gen(static_cast<std::uint32_t>(test::fresh_seed()));
   std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);

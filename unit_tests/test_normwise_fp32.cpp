@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -90,6 +91,56 @@ TEST(NormwiseFP32, ZeroRowsKeepTheDigits) {
   for (index_t p = 0; p < a.cols; ++p) a(3, p) = 0.0f;
   for (index_t p = 0; p < b.rows; ++p) b(p, 7) = 0.0f;
   expect_route_and_its_bits(a, b, EmulationPath::int8_digits);
+}
+
+// Operands whose small elements meet the other operand's mass
+// (test::small_halves_meeting): each row's spread passes the row rule (R ~ 5
+// at k = 16384); in halves, its small panels do not (EmulatedFP32, at most
+// FP32's error, where Int8Slices is far above it); interleaved within panels,
+// the panel rule cannot see them.
+using test::AlignedOperands;
+
+struct Errors {
+  double normwise, int8, fp32;
+};
+
+Errors errors_on(const AlignedOperands& o) {
+  std::vector<double> ref(static_cast<std::size_t>(o.a.rows * o.b.cols));
+  Matrix unread(o.a.rows, o.b.cols);  // beta = 0
+  reference::gemm_fp64(make_gemm_args("test", 'N', 'N', o.a.rows, o.b.cols, o.a.cols, 1.0f, o.a.ptr(), o.a.ld,
+                                      o.b.ptr(), o.b.ld, 0.0f, unread.ptr(), unread.ld),
+                       ref.data());
+  const auto error_of = [&](const Matrix& c) {
+    return reference::compare(c.ptr(), c.ld, ref.data(), c.rows, c.cols).rel_frobenius;
+  };
+  return {error_of(product(NormwiseFP32{}, o.a, o.b)), error_of(product(Int8Slices{}, o.a, o.b)),
+          error_of(product(NativeFP32{}, o.a, o.b))};
+}
+
+TEST(NormwiseFP32, SmallHalvesMeetingTheOtherOperandsMassRunEmulatedFP32) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  const AlignedOperands o = test::small_halves_meeting(seed, /*interleaved=*/false);
+  // EmulatedFP32's own path: FP16, or TF32 where the small elements' smallest make many rows wide.
+  expect_route_and_its_bits(o.a, o.b, emulated_fp32_path('N', 'N', o.a.rows, o.b.cols, o.a.cols, o.a.ptr(), o.a.ld,
+                                                         o.b.ptr(), o.b.ld));
+  const Errors e = errors_on(o);
+  EXPECT_LE(e.normwise, e.fp32);
+  EXPECT_GT(e.int8, 10.0 * e.fp32) << "the digits alone should lose here: the case would not test the panel rule";
+}
+
+// The rule's documented blind spot (docs/numerics.md, section 8): interleaved
+// within panels, the same operands take the digits and the error is far
+// above FP32's. This test pins the limitation; a rule that sees it should
+// turn it around.
+TEST(NormwiseFP32, SmallElementsInterleavedWithinPanelsEscapeTheRule) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  const AlignedOperands o = test::small_halves_meeting(seed, /*interleaved=*/true);
+  expect_route_and_its_bits(o.a, o.b, EmulationPath::int8_digits);
+  const Errors e = errors_on(o);
+  EXPECT_GT(e.normwise, 10.0 * e.fp32);
+  std::printf("interleaved: NormwiseFP32 %.3g, FP32 %.3g (%.0fx)\n", e.normwise, e.fp32, e.normwise / e.fp32);
 }
 
 // The study's input families (perf_tests/int8_accuracy): each that takes the

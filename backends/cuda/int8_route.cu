@@ -23,7 +23,8 @@ __global__ void __launch_bounds__(route_threads) int8_route_kernel(const SplitOp
                                                                    index_t k, std::uint32_t* path_word) {
   wait_for_previous_kernel();
   allow_next_kernel();
-  const bool spread = __syncthreads_or(spread_row_among(a, k) || spread_row_among(b, k));
+  const bool spread_panel = __ldcg(a.spread_panels) != 0 || __ldcg(b.spread_panels) != 0;  // from the split
+  const bool spread = __syncthreads_or(spread_panel || spread_row_among(a, k) || spread_row_among(b, k));
   if (threadIdx.x == 0 && !spread) atomicOr(path_word, path_int8_digits);
 }
 

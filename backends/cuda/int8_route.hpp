@@ -1,6 +1,7 @@
 // NormwiseFP32's choice on the device: Int8Slices' digits where every row of
 // op(A) and column of op(B) holds them (numerics::int8_digits_hold_row, from
-// the weights the digits' split summed), EmulatedFP32 otherwise. Both
+// the weights the digits' split summed, and _panel, which the split checked
+// as it went), EmulatedFP32 otherwise. Both
 // sequences are enqueued behind it on the call's stream, gated on one path
 // word (emulation_path.hpp: path_int8_digits), so nothing waits for the host.
 #pragma once

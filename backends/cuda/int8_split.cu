@@ -101,12 +101,19 @@ __device__ __forceinline__ std::uint32_t pack_digits(const float* x, const Digit
   return weight;
 }
 
-// A thread's part of row `row`'s weight, summed over the row's 8 lanes and
-// added to the row's total (integers: the same sum in any order).
-__device__ __forceinline__ void add_row_weight(const SplitOperand& dst, index_t row, int q, std::uint32_t weight) {
+// A thread's part of row `row`'s weight in its panel, summed over the row's
+// 8 lanes: added to the row's total (integers: the same sum in any order),
+// and the panel checked on its own against `panel_floor` (NormwiseFP32's
+// rules; the floor from shared memory: in a register, with the panel's
+// depth to choose it, it made the lagged split spill).
+static_assert(panel_k == numerics::int8_rule_panel_k, "a split panel is a rule panel");
+__device__ __forceinline__ void add_row_weight(const SplitOperand& dst, index_t row, int q, std::uint32_t weight,
+                                               const std::uint32_t& panel_floor) {
 #pragma unroll
   for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) weight += __shfl_xor_sync(0xffffffffu, weight, lanes);
-  if (q == 0 && row < dst.rows && weight != 0) atomicAdd(dst.row_weight + row, weight);
+  if (q != 0 || row >= dst.rows || weight == 0) return;
+  atomicAdd(dst.row_weight + row, weight);
+  if (!numerics::int8_digits_hold_panel(weight, panel_floor)) atomicOr(dst.spread_panels, 1u);
 }
 
 // A panel's digits staged in shared memory for 16-byte stores: piece s,
@@ -121,9 +128,11 @@ static_assert(sizeof(StagedDigits) <= sizeof(Panel), "a panel's space, once read
 // part of the row's weight), written
 // as whole 128-byte rows of each piece, 16 bytes a thread (4-byte stores
 // from each thread's scattered quads had kept L2 busy with requests).
-// `staging_panel`: a panel's shared memory no thread reads any more.
+// `staging_panel`: a panel's shared memory no thread reads any more;
+// `panel_floor`: the panel's least weight (shared, written before the call).
 __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e, const SplitOperand& dst, index_t r0,
-                                             index_t p0, int r, int q, Panel& staging_panel) {
+                                             index_t p0, int r, int q, Panel& staging_panel,
+                                             const std::uint32_t& panel_floor) {
   auto& staging = reinterpret_cast<StagedDigits&>(staging_panel);
   const DigitScale scale(e);
   std::uint32_t weight = 0;
@@ -134,8 +143,8 @@ __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e
 #pragma unroll
     for (int s = 0; s < 3; ++s) staging[s][r][panel_column(q, g, 0) / per_chunk] = packed[s];
   }
-  add_row_weight(dst, r0 + r, q, weight);
   __syncthreads();
+  add_row_weight(dst, r0 + r, q, weight, panel_floor);
   const int t = static_cast<int>(threadIdx.x), row = t / 8, word = 4 * (t % 8);  // 8 threads a 128-byte row
 #pragma unroll
   for (int s = 0; s < 3; ++s)
@@ -148,12 +157,14 @@ __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e
 // them: a line in L1 could be older); the row's first k panel writes the exponent.
 __device__ __forceinline__ void digits_of_place(const OperandRows& src, const SplitOperand& dst, const PanelPlace& at,
                                                 Panel& panel) {
+  __shared__ std::uint32_t panel_floor;
+  if (threadIdx.x == 0) panel_floor = at.p0 + panel_k >= dst.depth ? dst.last_panel_min_weight : dst.panel_min_weight;
   float x[per_thread];
   load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
   const int e =
       at.row < dst.rows ? numerics::int8_row_exponent(numerics::bits_to_float(__ldcg(dst.max_abs_bits + at.row))) : 0;
   if (at.p0 == 0 && at.q == 0) dst.exponent[at.row] = e;
-  write_digits(x, e, dst, at.r0, at.p0, at.r, at.q, panel);
+  write_digits(x, e, dst, at.r0, at.p0, at.r, at.q, panel, panel_floor);
 }
 
 // Launch 2's panel: every panel of the padded extent.
@@ -271,13 +282,16 @@ inline constexpr index_t lagged_split_max_tickets = 0x7fffffff;
 void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                               const SplitOperand& b, std::uint32_t* any_nonfinite, std::uint32_t* tickets,
                               cudaStream_t stream) {
-  const DigitOperands ops{{a_src, b_src}, {a, b}};
+  DigitOperands ops{{a_src, b_src}, {a, b}};
   index_t rows_pad = 0, depth_pad = 0;
-  for (const SplitOperand& op : ops.dst) {
+  for (SplitOperand& op : ops.dst) {
     if (op.rows_pad % panel_rows != 0 || op.depth_pad % panel_k != 0)
       throw invalid_argument("egemm::cuda::launch_int8_slices_split: padded extents must be multiples of the panel");
     rows_pad = std::max(rows_pad, op.rows_pad);
     depth_pad = std::max(depth_pad, op.depth_pad);
+    const index_t last_values = op.depth - (op.depth_pad - panel_k);
+    op.panel_min_weight = numerics::int8_panel_min_weight(panel_k, op.depth);
+    op.last_panel_min_weight = numerics::int8_panel_min_weight(static_cast<int>(last_values), op.depth);
   }
   if (depth_pad > split_max_depth)
     throw unsupported("egemm::gemm (CUDA): k = " + std::to_string(depth_pad) + " exceeds the split grid's limit");

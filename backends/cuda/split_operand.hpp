@@ -35,10 +35,15 @@ struct SplitOperand {
   std::uint32_t* known_wide_count = nullptr; // ... how many rows are
   std::uint32_t* panel_arrivals = nullptr;   // Int8Slices: [row panels] k panels whose maxima are in (int8_split.cu)
   std::uint32_t* row_weight = nullptr;       // Int8Slices: [rows] sum of |N| / 256 (numerics::int8_row_weight)
+  std::uint32_t* spread_panels = nullptr;    // Int8Slices: nonzero once a row's panel fails int8_digits_hold_panel
   // Not statistics (no zeroing): EmulatedFP32's [split_panels(*this)] 1 where
   // the split wrote the panel's TF32 pieces rather than FP16 ones.
   std::uint32_t* panel_in_tf32 = nullptr;
   int* exponent = nullptr;                   // [rows_pad] the row was scaled by 2^-exponent before the split
+  // Not memory: NormwiseFP32's panel rule for Int8Slices' split, set by
+  // launch_int8_slices_split (numerics::int8_panel_min_weight of a whole
+  // panel, and of the last, which may hold fewer values).
+  std::uint32_t panel_min_weight = 0, last_panel_min_weight = 0;
 };
 
 // k is padded to a multiple of the kernels' k-tile: split_depth_multiple
@@ -84,7 +89,7 @@ inline index_t split_row_panels(index_t rows) {
 
 // How many statistics words an operand of `rows` rows takes.
 inline index_t split_stats_words(index_t rows) {
-  return 6 * rows + 3 + max_recomputed_rows(rows) + split_row_panels(rows);
+  return 6 * rows + 4 + max_recomputed_rows(rows) + split_row_panels(rows);
 }
 
 // Points op's statistics at `words` (split_stats_words(op.rows) of them);
@@ -101,6 +106,7 @@ inline std::uint32_t* place_split_stats(SplitOperand& op, std::uint32_t* words) 
   op.wide_list = words + 5 * op.rows + 3;
   op.panel_arrivals = op.wide_list + max_recomputed_rows(op.rows);
   op.row_weight = op.panel_arrivals + split_row_panels(op.rows);
+  op.spread_panels = op.row_weight + op.rows;
   return words + split_stats_words(op.rows);
 }
 

@@ -96,9 +96,10 @@ EGEMM_INLINE EmulationPath choose_emulation_path(OperandRangeVerdict a, OperandR
 EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
                                  index_t lda, const float* b, index_t ldb);
 
-// Whether every row of `rows` (host memory; k = rows.depth) passes
-// numerics::int8_digits_hold_row: its Int8Slices digits are at least as
-// accurate as FP32 there. False for k beyond int8_slices_max_depth.
+// Whether every row of `rows` (host memory; k = rows.depth) and each of its
+// 128-value panels passes numerics::int8_digits_hold_row and _panel: its
+// Int8Slices digits are at least as accurate as FP32 there. False for k
+// beyond int8_slices_max_depth.
 bool int8_digits_hold(const OperandRows& rows);
 
 // The path NormwiseFP32 takes (host memory): int8_digits where every row of

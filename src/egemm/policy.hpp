@@ -56,11 +56,14 @@ struct Int8Slices {};
 
 // FP32's accuracy in norm, at INT8 speed where the data allows it: Int8Slices'
 // digits when every row of op(A) and column of op(B) is narrow enough that
-// they are at least as accurate as FP32 (numerics::int8_digits_hold_row: the
-// row's 2^e / mean|x| at most sqrt(k) / 6, measured), EmulatedFP32 otherwise;
+// they are at least as accurate as FP32 (numerics::int8_digits_hold_row and
+// _panel: the row's 2^e / mean|x| at most sqrt(k) / 10, each 128-value
+// panel's at most sqrt(k) / 5, measured), EmulatedFP32 otherwise;
 // chosen per call from the digits' own row statistics (on the GPU, on the
 // device). Normwise, not entry by entry: an element 2^s below its row's
-// largest keeps ~24 - s bits (EmulatedFP32 keeps 22 of every element). On
+// largest keeps ~24 - s bits (EmulatedFP32 keeps 22 of every element), and
+// small elements interleaved with large ones, meeting the other operand's
+// mass, escape the rule (docs/numerics.md, section 8). On
 // the GPU, products too small for the digits to pay for the route (m n k
 // below 2^35) run EmulatedFP32 directly, as EmulatedFP32 hands tiny ones to SGEMM.
 struct NormwiseFP32 {};

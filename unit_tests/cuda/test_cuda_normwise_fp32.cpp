@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -134,6 +135,29 @@ TEST(CudaNormwiseFP32, SpecialValuesZeroRowsAndWideRowsOnBothRoutes) {
       route = EmulationPath::tf32_full_range;
     }
     expect_route_bits(c, in, route);
+  }
+}
+
+// Small elements that meet the other operand's mass (test::small_halves_meeting):
+// in halves of k the digits' split finds the small panels (the panel rule)
+// and the device runs EmulatedFP32; interleaved within panels the rule cannot
+// see them and the device takes the digits, as the host does.
+TEST(CudaNormwiseFP32, ThePanelRuleOnTheDeviceDecidesAsTheHosts) {
+  EGEMM_REQUIRE_GPU();
+  const test::GemmCase c{'N', 'N', 48, 40, 16384, 1.0f, 0.0f, 0};
+  for (bool interleaved : {false, true}) {
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(::testing::Message() << (interleaved ? "interleaved" : "halves") << " seed=" << seed);
+    test::GemmInputs in = test::make_inputs(c, seed);
+    const test::AlignedOperands o = test::small_halves_meeting(seed, interleaved);
+    ASSERT_EQ(in.a.data.size(), o.a.data.size());
+    ASSERT_EQ(in.b.data.size(), o.b.data.size());
+    std::copy(o.a.data.begin(), o.a.data.end(), in.a.data.begin());
+    std::copy(o.b.data.begin(), o.b.data.end(), in.b.data.begin());
+    test::poison(in.c);
+    // Not the digits: EmulatedFP32's own path (FP16, or TF32 where many rows are wide).
+    const EmulationPath fallback = choose_emulation_path(range_verdict(in.args.a_rows()), range_verdict(in.args.b_cols()));
+    expect_route_bits(c, in, interleaved ? EmulationPath::int8_digits : fallback);
   }
 }
 

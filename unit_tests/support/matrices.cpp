@@ -37,6 +37,20 @@ Matrix random_wide_matrix(index_t rows, index_t cols, std::uint64_t seed, int em
   return m;
 }
 
+AlignedOperands small_halves_meeting(std::uint64_t seed, bool interleaved) {
+  constexpr index_t m = 48, n = 40, k = 16384;
+  std::mt19937 gen(static_cast<std::uint32_t>(seed));
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f), large(0.5f, 1.0f);
+  const auto in_large_part = [&](index_t p) { return interleaved ? p % 2 == 0 : p < k / 2; };
+  AlignedOperands o{Matrix(m, k), Matrix(k, n)};
+  for (index_t p = 0; p < k; ++p) {
+    for (index_t i = 0; i < m; ++i)
+      o.a(i, p) = in_large_part(p) ? large(gen) * (uniform(gen) < 0.0f ? -1.0f : 1.0f) : 1e-3f * uniform(gen);
+    for (index_t j = 0; j < n; ++j) o.b(p, j) = in_large_part(p) ? 0.0f : uniform(gen);
+  }
+  return o;
+}
+
 void poison(Matrix& c) { std::fill(c.data.begin(), c.data.end(), poison_value()); }
 
 namespace {

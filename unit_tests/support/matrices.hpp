@@ -37,6 +37,17 @@ Matrix random_matrix(index_t rows, index_t cols, std::uint64_t seed, index_t ld 
 // Entries u * 2^e with u uniform in [1, 2) and a random sign, e uniform in [emin, emax].
 Matrix random_wide_matrix(index_t rows, index_t cols, std::uint64_t seed, int emin, int emax);
 
+// Operands whose small elements meet the other operand's mass (NormwiseFP32's
+// hard case): op(A) 48 x 16384, each row's large part (magnitudes in [0.5, 1])
+// ~1000x its small part (1e-3 uniform [-1, 1]); op(B) 16384 x 40, zero on the
+// large part, uniform [-1, 1] on the small one, so every entry draws only on
+// the small elements. The parts are halves of k, or (`interleaved`) even and
+// odd positions. A and B column-major, 'N' 'N'.
+struct AlignedOperands {
+  Matrix a, b;
+};
+AlignedOperands small_halves_meeting(std::uint64_t seed, bool interleaved);
+
 // C filled with a signalling pattern (NaN) so an entry the kernel fails to write is seen.
 void poison(Matrix& c);
 inline float poison_value() { return std::numeric_limits<float>::quiet_NaN(); }

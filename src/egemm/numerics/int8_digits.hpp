@@ -82,6 +82,34 @@ EGEMM_INLINE bool int8_digits_hold_row(std::uint32_t weight, long long k) {
   return weight == 0 || 100.0 * 0x1p30 * static_cast<double>(k) <= w * w;
 }
 
+// The same rule on each 128-value panel of a row (int8_rule_panel_k values
+// from k = 0; the last `values` fewer), with twice the bound: R_p = 2^15
+// values / W_p <= sqrt(k) / 5, i.e. 25 * 2^30 values^2 <= k W_p^2, or an
+// all-zero panel (int8_digits_hold_panel with int8_panel_min_weight). The row's rule sees its spread, not where its large and
+// small elements lie; where the other operand's mass meets a row's small
+// elements the error grows with the small ones' R. Checking each panel
+// keeps that within twice the row's bound wherever the large and the small
+// elements lie in different panels (blocks of columns scaled apart, say);
+// within a panel it still cannot see them (docs/numerics.md, section 8).
+inline constexpr int int8_rule_panel_k = 128;
+
+// The least W with 25 * 2^30 values^2 <= k W^2 (exact, in 64-bit integers:
+// both sides stay below 2^60 for values <= 128 and W < 2^22), computed once
+// a call, so that the GPU's split compares a panel's weight with it.
+EGEMM_INLINE std::uint32_t int8_panel_min_weight(int values, long long k) {
+  const auto v = static_cast<unsigned long long>(values), kk = static_cast<unsigned long long>(k);
+  const unsigned long long least = 25ull * (1ull << 30) * v * v;
+  auto holds = [&](unsigned long long w) { return kk * w * w >= least; };
+  auto w = static_cast<unsigned long long>(::ceil(5.0 * 0x1p15 * static_cast<double>(v) / ::sqrt(static_cast<double>(kk))));
+  while (!holds(w)) ++w;
+  while (w > 0 && holds(w - 1)) --w;
+  return static_cast<std::uint32_t>(w);
+}
+
+EGEMM_INLINE bool int8_digits_hold_panel(std::uint32_t weight, std::uint32_t min_weight) {
+  return weight == 0 || weight >= min_weight;
+}
+
 // 2^e as a float64, for FP64's normal exponents (|e| <= 1022).
 EGEMM_INLINE double pow2_double(int e) {
   const std::uint64_t bits = static_cast<std::uint64_t>(e + 1023) << 52;
