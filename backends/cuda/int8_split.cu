@@ -52,7 +52,7 @@ __device__ __forceinline__ void row_maxima_of_panel(const OperandRows& src, cons
                                                     std::uint32_t* any_nonfinite) {
   const PanelPlace at;
   if (!at.inside(dst)) return;
-  __shared__ Panel panel;
+  __shared__ alignas(16) Panel panel;  // 16-byte aligned: write_digits stages its digits there for uint4 stores
   float x[per_thread];
   load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
   merge_row_maxima(dst, at.row, at.q, x, any_nonfinite);
@@ -128,7 +128,9 @@ static_assert(sizeof(StagedDigits) <= sizeof(Panel), "a panel's space, once read
 // part of the row's weight), written
 // as whole 128-byte rows of each piece, 16 bytes a thread (4-byte stores
 // from each thread's scattered quads had kept L2 busy with requests).
-// `staging_panel`: a panel's shared memory no thread reads any more;
+// `staging_panel`: a panel's shared memory no thread reads any more, 16-byte
+// aligned (its declarations say alignas(16): another shared variable before
+// it had left it 4-byte aligned, and the uint4 reads faulted);
 // `panel_floor`: the panel's least weight (shared, written before the call).
 __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e, const SplitOperand& dst, index_t r0,
                                              index_t p0, int r, int q, Panel& staging_panel,
@@ -171,7 +173,7 @@ __device__ __forceinline__ void digits_of_place(const OperandRows& src, const Sp
 __device__ __forceinline__ void digits_of_panel(const OperandRows& src, const SplitOperand& dst) {
   const PanelPlace at;
   if (!at.inside(dst)) return;
-  __shared__ Panel panel;
+  __shared__ alignas(16) Panel panel;  // 16-byte aligned: write_digits stages its digits there for uint4 stores
   digits_of_place(src, dst, at, panel);
 }
 
@@ -252,7 +254,7 @@ __global__ void __launch_bounds__(split_threads, 6) lagged_split_kernel(const Di
                                                                      std::uint32_t* any_nonfinite) {
   wait_for_previous_kernel();
   allow_next_kernel();
-  __shared__ Panel panel;
+  __shared__ alignas(16) Panel panel;  // 16-byte aligned: write_digits stages its digits there for uint4 stores
   __shared__ std::uint32_t ticket;
   if (threadIdx.x == 0) ticket = atomicAdd(tickets, 1u);
   __syncthreads();
