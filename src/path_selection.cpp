@@ -57,8 +57,7 @@ bool int8_digits_hold(const OperandRows& rows) {
       std::uint32_t panel_weight = 0;
       for (index_t p = p0; p < p0 + values; ++p)
         panel_weight += numerics::int8_row_weight(numerics::int8_scaled_integer(rows(r, p), e));
-      const std::uint32_t floor = values == panel ? full_panel_floor : numerics::int8_panel_min_weight(values, k);
-      if (!numerics::int8_digits_hold_panel(panel_weight, floor)) return false;
+      if (values == panel && !numerics::int8_digits_hold_panel(panel_weight, full_panel_floor)) return false;
       weight += panel_weight;
     }
     if (!numerics::int8_digits_hold_row(weight, k)) return false;

@@ -83,6 +83,8 @@ TEST(Int8Digits, ThePanelsLeastWeightIsTheExactBoundOfItsRule) {
       EXPECT_FALSE(numerics::int8_digits_hold_panel(w - 1, w));
       EXPECT_TRUE(numerics::int8_digits_hold_panel(0, w));  // an all-zero panel
     }
+  EXPECT_EQ(numerics::int8_panel_min_weight(128, 0), 0u);  // k = 0: no panel (it must return)
+  EXPECT_EQ(numerics::int8_panel_min_weight(0, 4096), 0u);
   // At k = 4096 a whole panel needs W >= 5 2^15 128 / 64 = 327680: R_p <= 12.8.
   EXPECT_EQ(numerics::int8_panel_min_weight(128, 4096), 327680u);
 }

@@ -83,6 +83,19 @@ TEST(NormwiseFP32, ShallowProductsRunEmulatedFP32) {
   expect_route_and_its_bits(a, b, EmulationPath::fp16_scaled);
 }
 
+// A last, partial panel is left to the row's rule: nine values of 1e-3 there
+// (a panel of them would fail the panel rule) keep the digits.
+TEST(NormwiseFP32, APartialLastPanelIsJudgedByItsRowOnly) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  constexpr index_t k = 4096 + 9;
+  Matrix a = test::random_matrix(16, k, seed), b = test::random_matrix(k, 16, seed + 1);
+  for (index_t p = 4096; p < k; ++p) a(2, p) = 1e-3f;
+  expect_route_and_its_bits(a, b, EmulationPath::int8_digits);
+  for (index_t p = 4096 - 128; p < 4096; ++p) a(2, p) = 1e-3f;  // a whole panel of them
+  EXPECT_NE(route_of(a, b), EmulationPath::int8_digits);
+}
+
 // Rows without a nonzero value are exact in digits: they never send the call away.
 TEST(NormwiseFP32, ZeroRowsKeepTheDigits) {
   const std::uint64_t seed = test::fresh_seed();

@@ -291,9 +291,9 @@ void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src
       throw invalid_argument("egemm::cuda::launch_int8_slices_split: padded extents must be multiples of the panel");
     rows_pad = std::max(rows_pad, op.rows_pad);
     depth_pad = std::max(depth_pad, op.depth_pad);
-    const index_t last_values = op.depth - (op.depth_pad - panel_k);
+    // The panel rule judges whole panels only: a last, partial one holds whatever its weight.
     op.panel_min_weight = numerics::int8_panel_min_weight(panel_k, op.depth);
-    op.last_panel_min_weight = numerics::int8_panel_min_weight(static_cast<int>(last_values), op.depth);
+    op.last_panel_min_weight = op.depth % panel_k == 0 ? op.panel_min_weight : 0;
   }
   if (depth_pad > split_max_depth)
     throw unsupported("egemm::gemm (CUDA): k = " + std::to_string(depth_pad) + " exceeds the split grid's limit");

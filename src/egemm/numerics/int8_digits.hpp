@@ -82,8 +82,9 @@ EGEMM_INLINE bool int8_digits_hold_row(std::uint32_t weight, long long k) {
   return weight == 0 || 100.0 * 0x1p30 * static_cast<double>(k) <= w * w;
 }
 
-// The same rule on each 128-value panel of a row (int8_rule_panel_k values
-// from k = 0; the last `values` fewer), with twice the bound: R_p = 2^15
+// The same rule on each whole 128-value panel of a row (int8_rule_panel_k
+// values from k = 0; a last, partial panel is left to the row's rule: its
+// few values' mean is too noisy to judge), with twice the bound: R_p = 2^15
 // values / W_p <= sqrt(k) / 5, i.e. 25 * 2^30 values^2 <= k W_p^2, or an
 // all-zero panel (int8_digits_hold_panel with int8_panel_min_weight). The row's rule sees its spread, not where its large and
 // small elements lie; where the other operand's mass meets a row's small
@@ -97,6 +98,7 @@ inline constexpr int int8_rule_panel_k = 128;
 // both sides stay below 2^60 for values <= 128 and W < 2^22), computed once
 // a call, so that the GPU's split compares a panel's weight with it.
 EGEMM_INLINE std::uint32_t int8_panel_min_weight(int values, long long k) {
+  if (k <= 0 || values <= 0) return 0;  // no panel to judge (and no W would do for k = 0)
   const auto v = static_cast<unsigned long long>(values), kk = static_cast<unsigned long long>(k);
   const unsigned long long least = 25ull * (1ull << 30) * v * v;
   auto holds = [&](unsigned long long w) { return kk * w * w >= least; };
