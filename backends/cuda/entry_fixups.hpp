@@ -22,6 +22,6 @@ namespace egemm::cuda {
 // device chose them, EmulatedFP32's only if it did not.
 void launch_entry_fixups(const GemmArgs& g, const SplitOperand& a, const SplitOperand& b,
                          const std::uint32_t* any_nonfinite, const std::uint32_t* path_word, cudaStream_t stream,
-                         bool digits = false);
+                         bool digits);
 
 }  // namespace egemm::cuda
