@@ -160,7 +160,8 @@ __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e
 __device__ __forceinline__ void digits_of_place(const OperandRows& src, const SplitOperand& dst, const PanelPlace& at,
                                                 Panel& panel) {
   __shared__ std::uint32_t panel_floor;
-  if (threadIdx.x == 0) panel_floor = at.p0 + panel_k >= dst.depth ? dst.last_panel_min_weight : dst.panel_min_weight;
+  // The rule judges whole panels only: a last, partial one holds whatever its weight.
+  if (threadIdx.x == 0) panel_floor = at.p0 + panel_k <= dst.depth ? dst.panel_min_weight : 0;
   float x[per_thread];
   load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
   const int e =
@@ -291,9 +292,7 @@ void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src
       throw invalid_argument("egemm::cuda::launch_int8_slices_split: padded extents must be multiples of the panel");
     rows_pad = std::max(rows_pad, op.rows_pad);
     depth_pad = std::max(depth_pad, op.depth_pad);
-    // The panel rule judges whole panels only: a last, partial one holds whatever its weight.
     op.panel_min_weight = numerics::int8_panel_min_weight(panel_k, op.depth);
-    op.last_panel_min_weight = op.depth % panel_k == 0 ? op.panel_min_weight : 0;
   }
   if (depth_pad > split_max_depth)
     throw unsupported("egemm::gemm (CUDA): k = " + std::to_string(depth_pad) + " exceeds the split grid's limit");

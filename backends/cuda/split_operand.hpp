@@ -41,9 +41,8 @@ struct SplitOperand {
   std::uint32_t* panel_in_tf32 = nullptr;
   int* exponent = nullptr;                   // [rows_pad] the row was scaled by 2^-exponent before the split
   // Not memory: NormwiseFP32's panel rule for Int8Slices' split, set by
-  // launch_int8_slices_split (numerics::int8_panel_min_weight of a whole
-  // panel; for the last, the same where it is whole, else 0: it holds).
-  std::uint32_t panel_min_weight = 0, last_panel_min_weight = 0;
+  // launch_int8_slices_split (numerics::int8_panel_min_weight of a whole panel).
+  std::uint32_t panel_min_weight = 0;
 };
 
 // k is padded to a multiple of the kernels' k-tile: split_depth_multiple

@@ -86,8 +86,8 @@ EGEMM_INLINE bool int8_digits_hold_row(std::uint32_t weight, long long k) {
 // values from k = 0; a last, partial panel is left to the row's rule: its
 // few values' mean is too noisy to judge), with twice the bound: R_p = 2^15
 // values / W_p <= sqrt(k) / 5, i.e. 25 * 2^30 values^2 <= k W_p^2, or an
-// all-zero panel (int8_digits_hold_panel with int8_panel_min_weight). The row's rule sees its spread, not where its large and
-// small elements lie; where the other operand's mass meets a row's small
+// all-zero panel (int8_digits_hold_panel with int8_panel_min_weight). The
+// row's rule sees its spread, not where its large and small elements lie; where the other operand's mass meets a row's small
 // elements the error grows with the small ones' R. Checking each panel
 // keeps that within twice the row's bound wherever the large and the small
 // elements lie in different panels (blocks of columns scaled apart, say);
