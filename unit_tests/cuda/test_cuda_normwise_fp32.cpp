@@ -84,7 +84,7 @@ TEST(CudaNormwiseFP32, NarrowRowsTakeTheDigitsWithTheHostOraclesBits) {
   });
 }
 
-// The same shapes with one value 2^10 larger in a row of op(A) or a column of
+// The same shapes with one value of 1024 in a row of op(A) or a column of
 // op(B): the device sends the call to EmulatedFP32 after the digits' split.
 TEST(CudaNormwiseFP32, OneSpreadRowOrColumnRunsEmulatedFP32WithItsBits) {
   EGEMM_REQUIRE_GPU();
@@ -98,10 +98,11 @@ TEST(CudaNormwiseFP32, OneSpreadRowOrColumnRunsEmulatedFP32WithItsBits) {
                                           << (in_a ? ", spread row of op(A)" : ", spread column of op(B)")
                                           << " seed=" << seed);
         test::GemmInputs in = test::make_inputs(c, seed);
+        // Set, not scaled: a uniform value scaled by 1024 could stay below 4 (about 1 in 250) and not spread.
         if (in_a)
-          op_a(in, c, c.m - 1, c.k / 2) *= 1024.0f;
+          op_a(in, c, c.m - 1, c.k / 2) = 1024.0f;
         else
-          op_b(in, c, c.k - 1, c.n / 2) *= -1024.0f;
+          op_b(in, c, c.k - 1, c.n / 2) = -1024.0f;
         if (c.beta == 0.0f) test::poison(in.c);
         expect_route_bits(c, in, EmulationPath::fp16_scaled);
         if (::testing::Test::HasFailure()) return;
