@@ -6,11 +6,16 @@
 #   run_device_checks.sh tiles   the Hopper kernel's tile sweep against the analytic model (TILE_SHAPES)
 #   run_device_checks.sh timeline  one call's kernels on the GPU's timeline (TIMELINE_SHAPES), with
 #                                dependent launches and without (each kernel's own time)
+#   run_device_checks.sh sanitize  the GPU unit tests that run every kernel on small shapes
+#                                (SANITIZE_FILTER) under compute-sanitizer's tools (SANITIZE_TOOLS:
+#                                memcheck racecheck synccheck initcheck; SANITIZE_TIMEOUT_S a tool)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
-mode=${1:?tests, bench, tiles or timeline}
-case $mode in tests|bench|tiles|timeline) ;; *) echo "unknown mode '$mode': tests, bench, tiles or timeline" >&2; exit 2 ;; esac
+mode=${1:?tests, bench, tiles, timeline or sanitize}
+case $mode in tests|bench|tiles|timeline|sanitize) ;;
+  *) echo "unknown mode '$mode': tests, bench, tiles, timeline or sanitize" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$here/lib:${LD_LIBRARY_PATH:-}"
 summary="$out/summary.txt"
@@ -80,6 +85,35 @@ case $mode in
       grep -E "^###|^Medians" "$out/timeline-$launches.md" | tee -a "$summary"
       python3 "$here/plot_call_timeline.py" "$out/timeline-$launches.csv" --out "$out/timeline-$launches.png" \
         --title "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $launches launches" >> "$summary" 2>&1
+    done
+    ;;
+  sanitize)
+    sanitizer=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+    [[ -x $sanitizer ]] || { echo "compute-sanitizer: not found" | tee -a "$summary"; exit 1; }
+    # Every kernel and split on shapes up to ~1000 (the tools slow kernels 10-100x). Left out:
+    # tests that provoke errors on purpose (launch failures, unread errors, out of memory) and
+    # the 2^31-element and accuracy tests (minutes each under a tool).
+    filter=${SANITIZE_FILTER:-'CudaGemm/*:CudaGemmBetaZero.*:CudaFusedKernel.*:CudaSplit.*:CudaInt8Slices.*:CudaNormwiseFP32.*:CudaSpecialValues/*:CudaEmulatedFP32.*:CudaStreamSemantics/*:CudaWorkspace.*:-CudaInt8Slices.TheDeepestSum*'}
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
+      tool_filter=$filter
+      if [[ -z ${SANITIZE_FILTER:-} && ( $tool == racecheck || $tool == initcheck ) ]]; then
+        # Several times slower than memcheck: the size sweeps (up to 1000) stay out, the other
+        # tests run every kernel; and initcheck holds each call until its kernels end, so the
+        # test that a call only enqueues cannot pass under it.
+        tool_filter+=':*AllTransposesSizesPaddedLeadingDimensions'
+        [[ $tool == initcheck ]] && tool_filter+=':*ACallReturnsWhileItsStreamIsHeld'
+      fi
+      # initcheck does not see what TMA stores write (C left unwritten before a call, then
+      # staged for TMA stores: reported as uninitialised, written from registers: not), and
+      # every test writes C (poison) before its calls, so none of its C is reported.
+      t0=$SECONDS
+      # API errors are the tests' own business (they check what each call returns); the
+      # tools' verdicts here are the device's: accesses, races, barriers, uninitialised reads.
+      timeout "${SANITIZE_TIMEOUT_S:-0}" "$sanitizer" --tool "$tool" --report-api-errors no --error-exitcode 86 \
+          "$here/bin/egemm_cuda_tests" --gtest_color=no --gtest_filter="$tool_filter" > "$out/sanitize-$tool.log" 2>&1
+      verdict $? "compute-sanitizer --tool $tool" $t0
+      { grep -E '^\[  PASSED  \]|^\[  FAILED  \]|^\[==========\] [0-9]+ tests|ERROR SUMMARY|RACECHECK SUMMARY' \
+          "$out/sanitize-$tool.log" | head -12; } | tee -a "$summary"
     done
     ;;
 esac

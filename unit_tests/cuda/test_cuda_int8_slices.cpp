@@ -94,9 +94,11 @@ TEST(CudaInt8Slices, ConcurrentCallsOnManyStreamsFinishWithTheSameBits) {
   test::run_on_device(Int8Slices{}, g, nullptr);
   constexpr int streams = 8;
   std::vector<test::OwnedStream> owned(streams);
+  // Poisoned: beta = 0 reads none of C, and an entry no call wrote fails the comparison.
+  const std::vector<float> poisoned(in.c.data.size(), test::poison_value());
   std::vector<std::unique_ptr<test::DeviceBuffer<float>>> outputs;
   for (int s = 0; s < streams; ++s) {
-    outputs.push_back(std::make_unique<test::DeviceBuffer<float>>(in.c.data.size()));
+    outputs.push_back(std::make_unique<test::DeviceBuffer<float>>(poisoned));
     test::gemm_on_device(Int8Slices{}, g, a.get(), b.get(), outputs.back()->get(), owned[s].get());
   }
   test::cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");

@@ -19,10 +19,13 @@ const bool kernels_at_every_size = [] { return setenv("EGEMM_SMALL_GEMM_FALLBACK
 std::pair<std::vector<float>, std::vector<float>> emulated_and_sgemm(index_t m, index_t n, index_t k) {
   const test::Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(k, n, test::fresh_seed());
   test::DeviceBuffer<float> da(a.data), db(b.data), dc(static_cast<std::size_t>(m * n));
-  gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, da.get(), m, db.get(), k, 0.0f, dc.get(), m, nullptr);
-  std::vector<float> emulated = dc.download();
-  gemm(NativeFP32{}, 'N', 'N', m, n, k, 1.0f, da.get(), m, db.get(), k, 0.0f, dc.get(), m, nullptr);
-  return {emulated, dc.download()};
+  const auto poisoned_product = [&](auto tag) {  // beta = 0 over NaN: an entry left unwritten shows
+    test::cuda_ok(cudaMemset(dc.get(), 0xff, dc.size() * sizeof(float)), "poison C");
+    gemm(tag, 'N', 'N', m, n, k, 1.0f, da.get(), m, db.get(), k, 0.0f, dc.get(), m, nullptr);
+    return dc.download();
+  };
+  std::vector<float> emulated = poisoned_product(EmulatedFP32{});
+  return {emulated, poisoned_product(NativeFP32{})};
 }
 
 TEST(CudaEmulatedFP32, SmallProblemsRunSgemmOnlyWhenTheFallbackIsOn) {

@@ -52,7 +52,11 @@ struct DeviceOperand {
         lo(hi.size()),
         exponent(static_cast<std::size_t>(round_up(rows, 32))),
         panel_marks(static_cast<std::size_t>(round_up(rows, 32) / 32 * ((round_up(depth, 64) + 127) / 128))) {
-    test::cuda_ok(cudaMemset(lo.get(), 0x55, lo.size() * 4), "memset");  // lo-less rules leave it
+    // Poisoned, so that a piece, a padding zero or an exponent the split did not write shows
+    // (lo-less rules leave lo as it is).
+    test::cuda_ok(cudaMemset(hi.get(), 0x55, hi.size() * 4), "memset");
+    test::cuda_ok(cudaMemset(lo.get(), 0x55, lo.size() * 4), "memset");
+    test::cuda_ok(cudaMemset(exponent.get(), 0x55, exponent.size() * sizeof(int)), "memset");
     dst.piece[0] = hi.get();
     dst.piece[1] = lo.get();
     dst.rows = rows;
