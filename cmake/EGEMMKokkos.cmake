@@ -65,11 +65,13 @@ endfunction()
 # Kokkos::Cuda to an EGEMM tag through Kokkos Kernels' own TPL hook
 # (egemm/kokkos/KokkosBlas3_gemm_tpl_spec_avail_egemm.hpp says how and why).
 #   EGEMM_KOKKOS_GEMM_TPL = OFF | EmulatedFP32 | RoundSplit4 | TruncateSplit4 | Half | FullRangeTF32x3 | Int8Slices
+#                          | NormwiseFP32
 # When set, EGEMM::kokkos_gemm_tpl defines it and pre-includes <egemm/kokkos.hpp>
 # into every source compiled for Kokkos: C++ requires every translation unit
 # that calls the gemm to see the same specialisation, and a forgotten
 # #include would silently keep the stock gemm in that file.
-set(_egemm_routable_tags EmulatedFP32 RoundSplit4 TruncateSplit4 Half FullRangeTF32x3 Int8Slices)
+# Every emulated tag of egemm::all_policies (the host tests check the two agree).
+set(EGEMM_ROUTABLE_TAGS EmulatedFP32 RoundSplit4 TruncateSplit4 Half FullRangeTF32x3 Int8Slices NormwiseFP32)
 
 # Whether the Kokkos Kernels found was built with the cuBLAS TPL (which owns
 # float gemm on CUDA): its config header says so, and it exports Kokkos::CUBLAS.
@@ -93,8 +95,8 @@ function(_egemm_kokkos_kernels_has_cublas out)
 endfunction()
 
 if(EGEMM_KOKKOS_GEMM_TPL AND NOT TARGET EGEMM::kokkos_gemm_tpl)
-  if(NOT EGEMM_KOKKOS_GEMM_TPL IN_LIST _egemm_routable_tags)
-    message(FATAL_ERROR "EGEMM_KOKKOS_GEMM_TPL=${EGEMM_KOKKOS_GEMM_TPL}: expected OFF or one of ${_egemm_routable_tags}")
+  if(NOT EGEMM_KOKKOS_GEMM_TPL IN_LIST EGEMM_ROUTABLE_TAGS)
+    message(FATAL_ERROR "EGEMM_KOKKOS_GEMM_TPL=${EGEMM_KOKKOS_GEMM_TPL}: expected OFF or one of ${EGEMM_ROUTABLE_TAGS}")
   endif()
   if(NOT Kokkos_DEVICES MATCHES "CUDA")
     message(FATAL_ERROR "EGEMM_KOKKOS_GEMM_TPL routes KokkosBlas::gemm on Kokkos::Cuda, but this Kokkos "

@@ -1,7 +1,8 @@
 // EGEMM demo: one 1024^3 KokkosBlas::gemm with the EmulatedFP32 tag (and
 // with Int8Slices, the INT8 tensor-core path) on Kokkos' default execution
 // space (the GPU when Kokkos was built with CUDA, else the host fallback),
-// against float64 and against plain FP32. Where
+// against float64 and against plain FP32 (Kokkos Kernels' gemm, and on a GPU
+// cuBLAS SGEMM too: FP32 gemms differ by their order of summation). Where
 // Kokkos has no CUDA backend but a GPU is present (Debian's Kokkos on a GPU
 // machine), the same product runs on the GPU through EGEMM's raw-pointer API
 // as well: what KokkosBlas::gemm on Kokkos::Cuda calls.
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -44,17 +46,18 @@ std::vector<float> to_host(const Matrix& m) {
   return std::vector<float>(h.data(), h.data() + h.size());
 }
 
-// Seconds of one tagged gemm after a warm-up: on a GPU the median of 5 fenced
-// calls (one call of ~0.1 ms is at the mercy of launch jitter); on the host one.
-template <class Tag>
-double timed_gemm(Tag tag, const Matrix& A, const Matrix& B, const Matrix& C) {
-  KokkosBlas::gemm(Space{}, tag, "N", "T", 1.0f, A, B, 0.0f, C);
+// Seconds of one call (a gemm on Space) after a warm-up: on a GPU the median
+// of 5 fenced calls (one call of ~0.1 ms is at the mercy of launch jitter); on
+// the host one.
+template <class Call>
+double timed(const Call& call) {
+  call();
   Space{}.fence();
   const int reps = egemm::kokkos::is_cuda_space_v<Space> ? 5 : 1;
   std::vector<double> seconds;
   for (int rep = 0; rep < reps; ++rep) {
     const auto t0 = std::chrono::steady_clock::now();
-    KokkosBlas::gemm(Space{}, tag, "N", "T", 1.0f, A, B, 0.0f, C);
+    call();
     Space{}.fence();
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
@@ -62,9 +65,36 @@ double timed_gemm(Tag tag, const Matrix& A, const Matrix& B, const Matrix& C) {
   return seconds[reps / 2];
 }
 
+template <class Tag>
+double timed_gemm(Tag tag, const Matrix& A, const Matrix& B, const Matrix& C) {
+  return timed([&] { KokkosBlas::gemm(Space{}, tag, "N", "T", 1.0f, A, B, 0.0f, C); });
+}
+
 void print_row(const char* path, double seconds, double flop, const egemm::reference::ErrorStats& e) {
   std::printf("  %-26s %12.2f %12.1f %14.3e %14.3e\n", path, seconds * 1e3, flop / seconds / 1e9, e.rel_frobenius,
               e.max_abs);
+}
+
+struct Baseline {
+  const char* name;
+  egemm::reference::ErrorStats error;
+};
+
+// A tag's error as a fraction of each FP32 gemm's on the same inputs.
+void print_ratios(const char* tag, const egemm::reference::ErrorStats& e, std::initializer_list<Baseline> fp32) {
+  std::printf("    %-14s", tag);
+  const char* sep = "";
+  for (const Baseline& b : fp32) {
+    std::printf("%s%.2f of %s", sep, e.rel_frobenius / b.error.rel_frobenius, b.name);
+    sep = ", ";
+  }
+  std::printf("\n");
+}
+
+// Where the GPU's EmulatedFP32 ran SGEMM instead of the emulation.
+void print_hand_off_note(int n) {
+  if (!egemm::emulated_fp32_uses_tensor_cores(n, n, n))
+    std::printf("  At this size EmulatedFP32 ran cuBLAS SGEMM (the hand-off above): its error is SGEMM's.\n");
 }
 
 #if defined(EGEMM_DEMO_RAW_CUDA)
@@ -86,22 +116,30 @@ void run_on_gpu(int n, const std::vector<float>& a, const std::vector<float>& b,
     return;
   std::printf("\n  the same product on the GPU through EGEMM's raw-pointer API (device memory, a stream):\n");
   const double flop = 2.0 * n * n * n;
-  const auto run = [&](auto tag, const char* path) {
+  const auto run = [&](auto tag, const char* path) -> egemm::reference::ErrorStats {
     std::vector<double> seconds;
     for (int rep = 0; rep < 6; ++rep) {
       const auto t0 = std::chrono::steady_clock::now();
       egemm::gemm(tag, 'N', 'T', n, n, n, 1.0f, da, n, db, n, 0.0f, dc, n, stream);
-      if (!cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize")) return;
+      if (!cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize")) return {};
       if (rep > 0) seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     std::nth_element(seconds.begin(), seconds.begin() + 2, seconds.end());
     std::vector<float> c(static_cast<std::size_t>(n) * n);
-    if (!cuda_ok(cudaMemcpy(c.data(), dc, bytes, cudaMemcpyDeviceToHost), "copy C")) return;
-    print_row(path, seconds[2], flop, egemm::reference::compare(c.data(), n, ref.data(), n, n));
+    if (!cuda_ok(cudaMemcpy(c.data(), dc, bytes, cudaMemcpyDeviceToHost), "copy C")) return {};
+    const egemm::reference::ErrorStats e = egemm::reference::compare(c.data(), n, ref.data(), n, n);
+    print_row(path, seconds[2], flop, e);
+    return e;
   };
-  run(egemm::EmulatedFP32{}, "EmulatedFP32 (EGEMM, GPU)");
-  run(egemm::Int8Slices{}, "Int8Slices (EGEMM, GPU)");
-  run(egemm::NativeFP32{}, "FP32 SGEMM (cuBLAS, GPU)");
+  const auto e_emulated = run(egemm::EmulatedFP32{}, "EmulatedFP32 (EGEMM, GPU)");
+  const auto e_int8 = run(egemm::Int8Slices{}, "Int8Slices (EGEMM, GPU)");
+  const auto e_sgemm = run(egemm::NativeFP32{}, "FP32 SGEMM (cuBLAS, GPU)");
+  if (e_sgemm.rel_frobenius > 0.0) {
+    std::printf("\n  error against FP32's (<= 1: at least as accurate):\n");
+    print_ratios("EmulatedFP32", e_emulated, {{"FP32 SGEMM", e_sgemm}});
+    print_ratios("Int8Slices", e_int8, {{"FP32 SGEMM", e_sgemm}});
+    print_hand_off_note(n);
+  }
   cudaFree(da);
   cudaFree(db);
   cudaFree(dc);
@@ -126,7 +164,7 @@ int demo_size(int argc, char** argv) {
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   const int n = demo_size(argc, argv);
-  const bool on_gpu = egemm::kokkos::is_cuda_space_v<Space>;
+  constexpr bool on_gpu = egemm::kokkos::is_cuda_space_v<Space>;
   std::printf("EGEMM demo: C = A * B^T, %d x %d x %d, float Views on %s (%s)\n", n, n, n, Space::name(),
               on_gpu ? "CUDA backend, tensor cores" : "host fallback");
   if (egemm::cuda_available() && !egemm::emulated_fp32_uses_tensor_cores(n, n, n))
@@ -138,9 +176,17 @@ int main(int argc, char** argv) {
 
   const Matrix A = random_matrix("A", n, n, 1), B = random_matrix("B", n, n, 2);
   Matrix C_emulated("C_emulated", n, n), C_int8("C_int8", n, n), C_fp32("C_fp32", n, n);
+  Matrix C_sgemm("C_sgemm", on_gpu ? n : 0, on_gpu ? n : 0);
   const double t_emulated = timed_gemm(egemm::EmulatedFP32{}, A, B, C_emulated);
   const double t_int8 = timed_gemm(egemm::Int8Slices{}, A, B, C_int8);
   const double t_fp32 = timed_gemm(egemm::NativeFP32{}, A, B, C_fp32);
+  // On a CUDA Kokkos, NativeFP32 is Kokkos Kernels' own gemm; cuBLAS SGEMM (what
+  // EmulatedFP32 hands small products to) on the same Views through the raw API.
+  const auto sgemm = [&] {
+    egemm::gemm(egemm::NativeFP32{}, 'N', 'T', n, n, n, 1.0f, A.data(), n, B.data(), n, 0.0f, C_sgemm.data(), n,
+                egemm::kokkos::stream_of(Space{}));
+  };
+  const double t_sgemm = on_gpu ? timed(sgemm) : 0.0;
 
   // float64 reference of the same product on the host.
   const std::vector<float> a = to_host(A), b = to_host(B);
@@ -149,20 +195,29 @@ int main(int argc, char** argv) {
   const egemm::GemmArgs args =
       egemm::make_gemm_args("demo", 'N', 'T', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, unused_c.data(), n);
   egemm::reference::gemm_fp64(args, ref.data());
-  const auto e_emulated = egemm::reference::compare(to_host(C_emulated).data(), n, ref.data(), n, n);
-  const auto e_int8 = egemm::reference::compare(to_host(C_int8).data(), n, ref.data(), n, n);
-  const auto e_fp32 = egemm::reference::compare(to_host(C_fp32).data(), n, ref.data(), n, n);
+  const auto error_of = [&](const Matrix& C) { return egemm::reference::compare(to_host(C).data(), n, ref.data(), n, n); };
+  const auto e_emulated = error_of(C_emulated), e_int8 = error_of(C_int8), e_fp32 = error_of(C_fp32);
 
   const double flop = 2.0 * n * n * n;
   std::printf("\n  %-26s %12s %12s %14s %14s\n", "path", "time [ms]", "GFLOP/s", "rel. Frob err", "max abs err");
   print_row("EmulatedFP32 (EGEMM)", t_emulated, flop, e_emulated);
   print_row("Int8Slices (EGEMM)", t_int8, flop, e_int8);
   print_row("plain FP32 (KokkosBlas)", t_fp32, flop, e_fp32);
-  std::printf("\n  EmulatedFP32 error / FP32 error = %.2f (<= 1: at least FP32 accuracy)\n",
-              e_emulated.rel_frobenius / e_fp32.rel_frobenius);
-  std::printf("  Int8Slices error / FP32 error = %.2f (INT8 tensor cores: ~2^-24 of each row's largest element,\n"
-              "  for rows of similar magnitudes; README, \"Precision policies\")\n",
-              e_int8.rel_frobenius / e_fp32.rel_frobenius);
+  const auto e_sgemm = on_gpu ? error_of(C_sgemm) : egemm::reference::ErrorStats{};
+  if (on_gpu) print_row("FP32 SGEMM (cuBLAS)", t_sgemm, flop, e_sgemm);
+  std::printf("\n  error against FP32's (<= 1: at least as accurate):\n");
+  if (on_gpu) {
+    print_ratios("EmulatedFP32", e_emulated, {{"KokkosBlas FP32", e_fp32}, {"cuBLAS SGEMM", e_sgemm}});
+    print_ratios("Int8Slices", e_int8, {{"KokkosBlas FP32", e_fp32}, {"cuBLAS SGEMM", e_sgemm}});
+    print_hand_off_note(n);
+    std::printf("  The two FP32 gemms sum in different orders: here Kokkos Kernels' lands at %.2f of SGEMM's error.\n",
+                e_fp32.rel_frobenius / e_sgemm.rel_frobenius);
+  } else {
+    print_ratios("EmulatedFP32", e_emulated, {{"KokkosBlas FP32", e_fp32}});
+    print_ratios("Int8Slices", e_int8, {{"KokkosBlas FP32", e_fp32}});
+  }
+  std::printf("  Int8Slices keeps ~2^-24 of each row's largest element: for rows of similar magnitudes\n"
+              "  (README, \"Precision policies\").\n");
   if (!on_gpu) std::printf("  (host fallback times check correctness, not speed)\n");
 #if defined(EGEMM_DEMO_RAW_CUDA)
   if (!on_gpu && egemm::cuda_available()) run_on_gpu(n, a, b, ref);

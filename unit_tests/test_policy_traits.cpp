@@ -13,6 +13,25 @@ static_assert(is_policy_v<EmulatedFP32> && is_policy_v<const NativeFP32&>);
 static_assert(!is_policy_v<int> && !is_policy_v<float>);
 static_assert(std::is_empty_v<EmulatedFP32> && std::is_empty_v<RoundSplit4>, "tags carry nothing at run time");
 
+#if defined(EGEMM_TEST_ROUTABLE_TAGS)
+// EGEMM_KOKKOS_GEMM_TPL's list (cmake/EGEMMKokkos.cmake) is every emulated tag:
+// a tag added to all_policies and not to the list could not be routed.
+TEST(PolicyTraits, EveryEmulatedTagCanRouteTheStockKokkosGemm) {
+  std::set<std::string> routable, emulated;
+  std::string list = EGEMM_TEST_ROUTABLE_TAGS;
+  for (std::size_t start = 0, comma; start <= list.size(); start = comma + 1) {
+    comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    routable.insert(list.substr(start, comma - start));
+  }
+  for_each_policy([&](auto tag) {
+    using t = policy_traits<decltype(tag)>;
+    if (t::emulated) emulated.insert(t::name);
+  });
+  EXPECT_EQ(routable, emulated) << "cmake/EGEMMKokkos.cmake's EGEMM_ROUTABLE_TAGS: " << list;
+}
+#endif
+
 TEST(PolicyTraits, EveryPolicyIsDescribedConsistently) {
   std::set<int> ids;
   std::set<std::string> names;

@@ -11,6 +11,7 @@
 
 #include "egemm/kokkos.hpp"
 #include "kokkos/kokkos_test_views.hpp"
+#include "support/typed_policies.hpp"
 
 namespace egemm {
 namespace {
@@ -51,13 +52,12 @@ void check_all_layouts() {
     }
 }
 
-TEST_F(KokkosGemm, EmulatedFP32EveryLayoutMixAndTranspose) { check_all_layouts<EmulatedFP32>(); }
-TEST_F(KokkosGemm, RoundSplit4EveryLayoutMixAndTranspose) { check_all_layouts<RoundSplit4>(); }
-TEST_F(KokkosGemm, TruncateSplit4EveryLayoutMixAndTranspose) { check_all_layouts<TruncateSplit4>(); }
-TEST_F(KokkosGemm, HalfEveryLayoutMixAndTranspose) { check_all_layouts<Half>(); }
-TEST_F(KokkosGemm, FullRangeTF32x3EveryLayoutMixAndTranspose) { check_all_layouts<FullRangeTF32x3>(); }
-TEST_F(KokkosGemm, Int8SlicesEveryLayoutMixAndTranspose) { check_all_layouts<Int8Slices>(); }
-TEST_F(KokkosGemm, NativeFP32EveryLayoutMixAndTranspose) { check_all_layouts<NativeFP32>(); }
+// Every tag of all_policies, so a new tag cannot be left out (NormwiseFP32 once was).
+template <class Policy>
+class KokkosGemmLayouts : public test::KokkosTest {};
+TYPED_TEST_SUITE(KokkosGemmLayouts, test::AllPolicyTypes, test::PolicyNames);
+
+TYPED_TEST(KokkosGemmLayouts, EveryLayoutMixAndTranspose) { check_all_layouts<TypeParam>(); }
 
 // Transposes in either case, and C (the conjugate transpose: a transpose for
 // real data), as make_gemm_args takes them, on column- and row-major C.

@@ -26,15 +26,22 @@ template <class ExecutionSpace>
 inline constexpr bool is_host_space_v =
     Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible && !is_cuda_space_v<ExecutionSpace>;
 
+// The CUDA stream a space's work is ordered on; nullptr for host spaces.
+template <class ExecutionSpace>
+cuda_stream_t stream_of([[maybe_unused]] const ExecutionSpace& space) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (is_cuda_space_v<ExecutionSpace>) return space.cuda_stream();
+#endif
+  return nullptr;
+}
+
 // Runs validated arguments on the space.
 template <class ExecutionSpace>
 void run_gemm(const ExecutionSpace& space, PolicyId policy, const GemmArgs& args) {
   static_assert(is_cuda_space_v<ExecutionSpace> || is_host_space_v<ExecutionSpace>,
                 "EGEMM runs on Kokkos::Cuda and on host execution spaces only");
   if constexpr (is_cuda_space_v<ExecutionSpace>) {
-#if defined(KOKKOS_ENABLE_CUDA)
-    detail::gemm_cuda(policy, args, space.cuda_stream());
-#endif
+    detail::gemm_cuda(policy, args, stream_of(space));
   } else {
     space.fence();
     detail::gemm_host(policy, args);
