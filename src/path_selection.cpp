@@ -46,27 +46,76 @@ EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t 
 
 bool int8_digits_hold(const OperandRows& rows) {
   if (rows.depth > int8_slices_max_depth) return false;  // beyond the digits' exact sums (and the weights' int32)
-  const index_t k = rows.depth;
-  constexpr index_t panel = numerics::int8_rule_panel_k;
-  const std::uint32_t full_panel_floor = numerics::int8_panel_min_weight(static_cast<int>(panel), k);
   for (index_t r = 0; r < rows.rows; ++r) {
     const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
     std::uint32_t weight = 0;
-    for (index_t p0 = 0; p0 < k; p0 += panel) {
-      const int values = static_cast<int>(std::min(panel, k - p0));
-      std::uint32_t panel_weight = 0;
-      for (index_t p = p0; p < p0 + values; ++p)
-        panel_weight += numerics::int8_row_weight(numerics::int8_scaled_integer(rows(r, p), e));
-      if (values == panel && !numerics::int8_digits_hold_panel(panel_weight, full_panel_floor)) return false;
-      weight += panel_weight;
-    }
-    if (!numerics::int8_digits_hold_row(weight, k)) return false;
+    for (index_t p = 0; p < rows.depth; ++p) weight += numerics::int8_row_weight(numerics::int8_scaled_integer(rows(r, p), e));
+    if (!numerics::int8_digits_hold_row(weight, rows.depth)) return false;
   }
   return true;
 }
 
+namespace {
+
+// One operand's sums of every depth index p over its rows (numerics/
+// int8_cross_rule.hpp), as the GPU forms them: per 32-row panel, its rows in
+// order, then the panels in order.
+struct ColumnSums {
+  std::vector<double> squares, weights;
+  std::vector<std::uint32_t> nonzeros;
+};
+
+ColumnSums column_sums(const OperandRows& rows) {
+  const auto k = static_cast<std::size_t>(rows.depth);
+  ColumnSums total{std::vector<double>(k), std::vector<double>(k), std::vector<std::uint32_t>(k)};
+  ColumnSums panel = total;
+  constexpr index_t panel_rows = numerics::int8_cross_panel_rows;
+  for (index_t r0 = 0; r0 < rows.rows; r0 += panel_rows) {
+    std::fill(panel.squares.begin(), panel.squares.end(), 0.0);
+    std::fill(panel.weights.begin(), panel.weights.end(), 0.0);
+    std::fill(panel.nonzeros.begin(), panel.nonzeros.end(), 0u);
+    for (index_t r = r0; r < std::min(r0 + panel_rows, rows.rows); ++r) {
+      const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
+      for (std::size_t p = 0; p < k; ++p) {
+        const float x = rows(r, static_cast<index_t>(p));
+        panel.squares[p] = numerics::add_rn(panel.squares[p], numerics::int8_column_square(x));
+        panel.weights[p] = numerics::add_rn(panel.weights[p], numerics::int8_column_weight(x, e));
+        panel.nonzeros[p] += numerics::int8_counts(x) ? 1u : 0u;
+      }
+    }
+    for (std::size_t p = 0; p < k; ++p) {
+      total.squares[p] = numerics::add_rn(total.squares[p], panel.squares[p]);
+      total.weights[p] = numerics::add_rn(total.weights[p], panel.weights[p]);
+      total.nonzeros[p] += panel.nonzeros[p];
+    }
+  }
+  return total;
+}
+
+}  // namespace
+
+numerics::Int8CrossTerms int8_cross_terms(const OperandRows& a_rows, const OperandRows& b_cols) {
+  const ColumnSums a = column_sums(a_rows), b = column_sums(b_cols);
+  constexpr index_t block = numerics::int8_cross_block;
+  numerics::Int8CrossTerms total;
+  std::vector<numerics::Int8CrossTerms> v(block);
+  for (index_t p0 = 0; p0 < a_rows.depth; p0 += block) {
+    for (index_t t = 0; t < block; ++t) {
+      const auto p = static_cast<std::size_t>(p0 + t);
+      v[t] = p0 + t < a_rows.depth ? numerics::int8_cross_terms(a.squares[p], a.weights[p], a.nonzeros[p], b.squares[p],
+                                                                 b.weights[p], b.nonzeros[p])
+                                   : numerics::Int8CrossTerms{};
+    }
+    for (index_t s = block / 2; s > 0; s /= 2)
+      for (index_t t = 0; t < s; ++t) v[t] = numerics::add_rn(v[t], v[t + s]);
+    total = numerics::add_rn(total, v[0]);
+  }
+  return total;
+}
+
 EmulationPath normwise_fp32_path(const GemmArgs& g) {
-  if (g.k <= int8_slices_max_depth && int8_digits_hold(g.a_rows()) && int8_digits_hold(g.b_cols()))
+  if (g.k <= int8_slices_max_depth && int8_digits_hold(g.a_rows()) && int8_digits_hold(g.b_cols()) &&
+      numerics::int8_digits_hold_product(int8_cross_terms(g.a_rows(), g.b_cols()), g.m, g.n))
     return EmulationPath::int8_digits;
   return choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()));
 }

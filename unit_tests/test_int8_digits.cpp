@@ -1,6 +1,7 @@
 // Int8Slices' numerics (numerics/int8_digits.hpp): the row exponent fills
 // the digits without overflowing them, every scaled integer in range is its
-// three signed digits, and the combine is the exact sum rounded once.
+// three signed digits, and the combine is the exact sum rounded once; and
+// NormwiseFP32's two rules (int8_digits.hpp, int8_cross_rule.hpp).
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -9,6 +10,7 @@
 #include <limits>
 #include <random>
 
+#include "egemm/numerics/int8_cross_rule.hpp"
 #include "egemm/numerics/int8_digits.hpp"
 #include "support/matrices.hpp"
 
@@ -69,24 +71,30 @@ TEST(Int8Digits, TheDigitsHoldRowsWhoseSpreadIsWithinSqrtKOverTen) {
   EXPECT_EQ(numerics::int8_row_weight(-256), 1u);
 }
 
-// The panel rule's least weight is exact: the rule holds at it and not one below.
-TEST(Int8Digits, ThePanelsLeastWeightIsTheExactBoundOfItsRule) {
-  for (long long k : {1LL, 100LL, 2048LL, 4097LL, 16384LL, int8_slices_max_depth})
-    for (int values : {1, 5, 64, 127, 128}) {
-      const std::uint32_t w = numerics::int8_panel_min_weight(values, k);
-      const auto holds = [&](unsigned long long weight) {
-        return static_cast<unsigned long long>(k) * weight * weight >= 25ull * (1ull << 30) * values * values;
-      };
-      EXPECT_TRUE(holds(w)) << "values " << values << ", k " << k;
-      EXPECT_FALSE(holds(w - 1)) << "values " << values << ", k " << k;
-      EXPECT_TRUE(numerics::int8_digits_hold_panel(w, w));
-      EXPECT_FALSE(numerics::int8_digits_hold_panel(w - 1, w));
-      EXPECT_TRUE(numerics::int8_digits_hold_panel(0, w));  // an all-zero panel
-    }
-  EXPECT_EQ(numerics::int8_panel_min_weight(128, 0), 0u);  // k = 0: no panel (it must return)
-  EXPECT_EQ(numerics::int8_panel_min_weight(0, 4096), 0u);
-  // At k = 4096 a whole panel needs W >= 5 2^15 128 / 64 = 327680: R_p <= 12.8.
-  EXPECT_EQ(numerics::int8_panel_min_weight(128, 4096), 327680u);
+// NormwiseFP32's cross rule (numerics/int8_cross_rule.hpp): each element's
+// parts, the terms of a depth index, and the bound m n digits <= 0.2 pairs fp32.
+TEST(Int8Digits, TheCrossRulesPartsAndBound) {
+  using numerics::Int8CrossTerms;
+  EXPECT_EQ(numerics::int8_column_square(3.0f), 9.0);
+  EXPECT_EQ(numerics::int8_column_square(0x1.fffffep127f), 0x1.fffffc000002p255);  // exact in float64
+  EXPECT_EQ(numerics::int8_column_square(0x1p-149f), 0x1p-298);
+  EXPECT_EQ(numerics::int8_column_weight(-0.75f, 1), 4.0);      // 4^e for a nonzero element
+  EXPECT_EQ(numerics::int8_column_weight(0x1p-149f, -148), 0x1p-296);
+  EXPECT_EQ(numerics::int8_column_weight(0.0f, 5), 0.0);        // zeros are exact digits
+  for (float special : {INFINITY, -INFINITY, NAN}) {           // recomputed apart: they count as zeros
+    EXPECT_EQ(numerics::int8_column_square(special), 0.0);
+    EXPECT_EQ(numerics::int8_column_weight(special, 3), 0.0);
+    EXPECT_FALSE(numerics::int8_counts(special));
+  }
+  const Int8CrossTerms t = numerics::int8_cross_terms(2.0, 4.0, 3, 5.0, 16.0, 7);
+  EXPECT_EQ(t.digits, 4.0 * 5.0 + 2.0 * 16.0 + 4.0 * 16.0);
+  EXPECT_EQ(t.fp32, 10.0);
+  EXPECT_EQ(t.pairs, 21.0);
+  // m n digits <= 0.2 pairs fp32, at and just past the bound (m n = 6, digits = 1: pairs fp32 >= 30).
+  EXPECT_TRUE(numerics::int8_digits_hold_product(Int8CrossTerms{1.0, 3.0, 10.0}, 2, 3));
+  EXPECT_FALSE(numerics::int8_digits_hold_product(Int8CrossTerms{1.0, 3.0, 9.99}, 2, 3));
+  EXPECT_TRUE(numerics::int8_digits_hold_product(Int8CrossTerms{}, 64, 64));  // no nonzero product: exact
+  EXPECT_FALSE(numerics::int8_digits_hold_product(Int8CrossTerms{1.0, 0.0, 0.0}, 1, 1));
 }
 
 TEST(Int8Digits, TheRowExponentFillsTheDigitsWithoutOverflow) {

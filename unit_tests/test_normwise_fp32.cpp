@@ -1,7 +1,9 @@
 // NormwiseFP32 on the host: the route (Int8Slices' digits where every row of
-// op(A) and column of op(B) passes numerics::int8_digits_hold_row, else
-// EmulatedFP32) gives each route's own bits, and on every input family of the
-// Int8Slices accuracy study it is at least as accurate as FP32, normwise.
+// op(A) and column of op(B) passes numerics::int8_digits_hold_row and the
+// operands' column sums pass the cross rule, numerics::int8_digits_hold_product;
+// else EmulatedFP32) gives each route's own bits, and on every input family of
+// the Int8Slices accuracy study, and on operands whose small elements meet
+// the other's mass, it is at least as accurate as FP32, normwise.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "egemm/gemm.hpp"
+#include "egemm/gemm_args.hpp"
 #include "egemm/path_selection.hpp"
 #include "egemm/reference.hpp"
 #include "support/matrices.hpp"
@@ -83,19 +86,6 @@ TEST(NormwiseFP32, ShallowProductsRunEmulatedFP32) {
   expect_route_and_its_bits(a, b, EmulationPath::fp16_scaled);
 }
 
-// A last, partial panel is left to the row's rule: nine values of 1e-3 there
-// (a panel of them would fail the panel rule) keep the digits.
-TEST(NormwiseFP32, APartialLastPanelIsJudgedByItsRowOnly) {
-  const std::uint64_t seed = test::fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  constexpr index_t k = 4096 + 9;
-  Matrix a = test::random_matrix(16, k, seed), b = test::random_matrix(k, 16, seed + 1);
-  for (index_t p = 4096; p < k; ++p) a(2, p) = 1e-3f;
-  expect_route_and_its_bits(a, b, EmulationPath::int8_digits);
-  for (index_t p = 4096 - 128; p < 4096; ++p) a(2, p) = 1e-3f;  // a whole panel of them
-  EXPECT_NE(route_of(a, b), EmulationPath::int8_digits);
-}
-
 // Rows without a nonzero value are exact in digits: they never send the call away.
 TEST(NormwiseFP32, ZeroRowsKeepTheDigits) {
   const std::uint64_t seed = test::fresh_seed();
@@ -108,9 +98,9 @@ TEST(NormwiseFP32, ZeroRowsKeepTheDigits) {
 
 // Operands whose small elements meet the other operand's mass
 // (test::small_halves_meeting): each row's spread passes the row rule (R ~ 5
-// at k = 16384); in halves, its small panels do not (EmulatedFP32, at most
-// FP32's error, where Int8Slices is far above it); interleaved within panels,
-// the panel rule cannot see them.
+// at k = 16384), and Int8Slices alone is far above FP32's error; the cross
+// rule sees where the small elements meet the mass, in halves of k or
+// interleaved, in op(A) or (the product transposed) in op(B).
 using test::AlignedOperands;
 
 struct Errors {
@@ -130,30 +120,61 @@ Errors errors_on(const AlignedOperands& o) {
           error_of(product(NativeFP32{}, o.a, o.b))};
 }
 
-TEST(NormwiseFP32, SmallHalvesMeetingTheOtherOperandsMassRunEmulatedFP32) {
-  const std::uint64_t seed = test::fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  const AlignedOperands o = test::small_halves_meeting(seed, /*interleaved=*/false);
-  // EmulatedFP32's own path: FP16, or TF32 where the small elements' smallest make many rows wide.
-  expect_route_and_its_bits(o.a, o.b, emulated_fp32_path('N', 'N', o.a.rows, o.b.cols, o.a.cols, o.a.ptr(), o.a.ld,
-                                                         o.b.ptr(), o.b.ld));
-  const Errors e = errors_on(o);
-  EXPECT_LE(e.normwise, e.fp32);
-  EXPECT_GT(e.int8, 10.0 * e.fp32) << "the digits alone should lose here: the case would not test the panel rule";
+Matrix transposed(const Matrix& x) {
+  Matrix t(x.cols, x.rows);
+  for (index_t j = 0; j < x.cols; ++j)
+    for (index_t i = 0; i < x.rows; ++i) t(j, i) = x(i, j);
+  return t;
 }
 
-// The rule's documented blind spot (docs/numerics.md, section 8): interleaved
-// within panels, the same operands take the digits and the error is far
-// above FP32's. This test pins the limitation; a rule that sees it should
-// turn it around.
-TEST(NormwiseFP32, SmallElementsInterleavedWithinPanelsEscapeTheRule) {
+TEST(NormwiseFP32, SmallElementsMeetingTheOtherOperandsMassRunEmulatedFP32) {
+  for (bool interleaved : {false, true})
+    for (bool in_b : {false, true}) {
+      const std::uint64_t seed = test::fresh_seed();
+      SCOPED_TRACE(::testing::Message() << (interleaved ? "interleaved" : "halves") << (in_b ? ", in op(B)" : ", in op(A)")
+                                        << ", seed " << seed);
+      AlignedOperands o = test::small_halves_meeting(seed, interleaved);
+      if (in_b) o = AlignedOperands{transposed(o.b), transposed(o.a)};  // C^T = B^T A^T
+      const GemmArgs g = make_operand_args("test", 'N', 'N', o.a.rows, o.b.cols, o.a.cols, o.a.ptr(), o.a.ld, o.b.ptr(), o.b.ld);
+      ASSERT_TRUE(int8_digits_hold(g.a_rows()) && int8_digits_hold(g.b_cols()))
+          << "every row should pass the row rule: the case would not test the cross rule";
+      // EmulatedFP32's own path: FP16, or TF32 where the small elements' smallest make many rows wide.
+      expect_route_and_its_bits(o.a, o.b, emulated_fp32_path('N', 'N', o.a.rows, o.b.cols, o.a.cols, o.a.ptr(), o.a.ld,
+                                                             o.b.ptr(), o.b.ld));
+      const Errors e = errors_on(o);
+      EXPECT_LE(e.normwise, e.fp32);
+      EXPECT_GT(e.int8, 10.0 * e.fp32) << "the digits alone should lose here: the case would not test the cross rule";
+    }
+}
+
+// The cross terms in the GPU's order (path_selection.cpp) are the model's
+// sums, as a plain float64 loop over the elements gives them.
+TEST(NormwiseFP32, TheCrossTermsAreTheModelsSums) {
   const std::uint64_t seed = test::fresh_seed();
   SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  const AlignedOperands o = test::small_halves_meeting(seed, /*interleaved=*/true);
-  expect_route_and_its_bits(o.a, o.b, EmulationPath::int8_digits);
-  const Errors e = errors_on(o);
-  EXPECT_GT(e.normwise, 10.0 * e.fp32);
-  std::printf("interleaved: NormwiseFP32 %.3g, FP32 %.3g (%.0fx)\n", e.normwise, e.fp32, e.normwise / e.fp32);
+  Matrix a = test::random_matrix(70, 300, seed), b = test::random_matrix(300, 45, seed + 1);
+  for (index_t p = 0; p < 300; p += 3) a(p % 70, p) = 0.0f;  // zeros count in neither sum
+  b(7, 3) = std::ldexp(b(7, 3), 40);                         // a wide exponent in one column
+  const GemmArgs g = make_operand_args("test", 'N', 'N', 70, 45, 300, a.ptr(), a.ld, b.ptr(), b.ld);
+  const numerics::Int8CrossTerms got = int8_cross_terms(g.a_rows(), g.b_cols());
+  const auto exponent_of = [](const OperandRows& rows, index_t r) {
+    return numerics::int8_row_exponent(row_range(rows, r).max_abs);
+  };
+  double digits = 0.0, fp32 = 0.0, pairs = 0.0;
+  for (index_t p = 0; p < 300; ++p)
+    for (index_t i = 0; i < 70; ++i)
+      for (index_t j = 0; j < 45; ++j) {
+        const double x = a(i, p), y = b(p, j);
+        if (x == 0.0 || y == 0.0) continue;  // an exact zero product: no term of either model
+        const double za = std::ldexp(1.0, 2 * exponent_of(g.a_rows(), i));
+        const double zb = std::ldexp(1.0, 2 * exponent_of(g.b_cols(), j));
+        digits += za * y * y + x * x * zb + za * zb;
+        fp32 += x * x * y * y;
+        pairs += 1.0;
+      }
+  EXPECT_NEAR(got.digits, digits, 1e-12 * digits);
+  EXPECT_NEAR(got.fp32, fp32, 1e-12 * fp32);
+  EXPECT_EQ(got.pairs, pairs);
 }
 
 // The study's input families (perf_tests/int8_accuracy): each that takes the

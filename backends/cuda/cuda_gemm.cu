@@ -114,6 +114,17 @@ void carve_pieces(WorkspaceCarver& carver, int pieces, std::size_t piece_bytes, 
   }
 }
 
+// NormwiseFP32's column sums (split_operand.hpp), written by the digits'
+// split and read by the route's cross kernel, before the pieces' space.
+void carve_column_sums(WorkspaceCarver& carver, SplitPair& s) {
+  for (SplitOperand* op : {&s.a, &s.b}) {
+    const auto entries = static_cast<std::size_t>(op->rows_pad / split_panel_rows * op->depth_pad);
+    op->column_sums.squares = carver.take<double>(entries);
+    op->column_sums.weights = carver.take<double>(entries);
+    op->column_sums.nonzeros = carver.take<std::uint8_t>(entries);
+  }
+}
+
 // What Policy's split writes per element: a path-selecting call (EmulatedFP32)
 // may split into TF32 (float) pieces, so room for either form.
 template <class Policy>
@@ -192,9 +203,9 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   if (enqueue && report != nullptr && traits::id == PolicyId::emulated_fp32) copy_back_report(s, s.path_word, *report, stream);
 }
 
-// NormwiseFP32 (int8_route.hpp): Int8Slices' split, the route, the digits'
-// gemm and fixups, then EmulatedFP32's whole sequence, each kernel gated on
-// the route's path word. The two sequences' pieces share their workspace
+// NormwiseFP32 (int8_route.hpp): Int8Slices' split with the column sums, the
+// route, the digits' gemm and fixups, then EmulatedFP32's whole sequence,
+// each kernel gated on the route's path word. The two sequences' pieces share their workspace
 // (EmulatedFP32's split starts after the digits' last reader, in stream
 // order); their statistics do not: both are zeroed before the first kernel,
 // and the route's word, which EmulatedFP32's kernels read, is the digits'.
@@ -204,6 +215,8 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   SplitPair fallback = split_shape(g, split_depth_multiple_for(SplitRule::round_scaled_lo));
   carve_stats(scratch, digits);
   carve_stats(scratch, fallback);
+  carve_column_sums(scratch, digits);
+  auto* const cross_terms = scratch.take<numerics::Int8CrossTerms>(static_cast<std::size_t>(int8_cross_blocks(digits.a.depth_pad)));
   std::uint32_t* const path_word = digits.path_word;
   const bool enqueue = !scratch.measures_only();
   if (enqueue) {  // both blocks, taken one after the other, in one memset (a launch costs the host ~7 us)
@@ -216,7 +229,7 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   if (enqueue) {
     launch_int8_slices_split(g.a_rows(), g.b_cols(), digits.a, digits.b, digits.any_nonfinite, digits.split_tickets,
                              stream);
-    launch_int8_route(digits.a, digits.b, g.k, path_word, stream);
+    launch_int8_route(digits.a, digits.b, g.k, cross_terms, path_word, stream);
   }
   launch_fused_gemm(PolicyId::int8_slices, digits.a, digits.b, g, path_word, EmulationPath::int8_digits, scratch, stream);
   if (enqueue) launch_entry_fixups(g, digits.a, digits.b, digits.any_nonfinite, path_word, stream, /*digits=*/true);

@@ -9,7 +9,8 @@
 //  - two reads (grids too large for its tickets, or EGEMM_INT8_ONE_READ_SPLIT=0):
 //    a launch for the row maxima, one for the digits (blockIdx.z the operand).
 // Both write the bits numerics/int8_digits.hpp gives the host oracle, and
-// sum each row's weight for NormwiseFP32's route (int8_route.cu).
+// for NormwiseFP32's route (int8_route.cu) sum each row's weight and, where
+// wanted, each panel's column sums (numerics/int8_cross_rule.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -21,6 +22,7 @@
 #include "backends/cuda/split_panel.cuh"
 #include "backends/cuda/switches.hpp"
 #include "egemm/errors.hpp"
+#include "egemm/numerics/int8_cross_rule.hpp"
 #include "egemm/numerics/int8_digits.hpp"
 
 namespace egemm::cuda {
@@ -102,18 +104,45 @@ __device__ __forceinline__ std::uint32_t pack_digits(const float* x, const Digit
 }
 
 // A thread's part of row `row`'s weight in its panel, summed over the row's
-// 8 lanes: added to the row's total (integers: the same sum in any order),
-// and the panel checked on its own against `panel_floor` (NormwiseFP32's
-// rules; the floor from shared memory: in a register, with the panel's
-// depth to choose it, it made the lagged split spill).
-static_assert(panel_k == numerics::int8_rule_panel_k, "a split panel is a rule panel");
-__device__ __forceinline__ void add_row_weight(const SplitOperand& dst, index_t row, int q, std::uint32_t weight,
-                                               const std::uint32_t& panel_floor) {
+// 8 lanes and added to the row's total (integers: the same sum in any order).
+__device__ __forceinline__ void add_row_weight(const SplitOperand& dst, index_t row, int q, std::uint32_t weight) {
 #pragma unroll
   for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) weight += __shfl_xor_sync(0xffffffffu, weight, lanes);
   if (q != 0 || row >= dst.rows || weight == 0) return;
   atomicAdd(dst.row_weight + row, weight);
-  if (!numerics::int8_digits_hold_panel(weight, panel_floor)) atomicOr(dst.spread_panels, 1u);
+}
+
+// NormwiseFP32's column sums of a panel (numerics/int8_cross_rule.hpp): for
+// each of its 128 depth indices the squares, weights and nonzeros of its 32
+// rows, summed row after row by one thread (the host oracle's order), written
+// at (row panel, p). The values go through the panel's shared memory, free
+// between load_row_values and write_digits; padding rows hold zeros.
+static_assert(panel_rows == numerics::int8_cross_panel_rows, "a column sum covers a split panel's rows");
+__device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], int e, const SplitOperand& dst,
+                                                  const PanelPlace& at, Panel& panel) {
+  __shared__ int row_exponent[panel_rows];
+#pragma unroll
+  for (int g = 0; g < chunks; ++g)
+#pragma unroll
+    for (int c = 0; c < per_chunk; ++c) panel[at.r][panel_column(at.q, g, c)] = x[g * per_chunk + c];
+  if (at.q == 0) row_exponent[at.r] = e;
+  __syncthreads();
+  const int p = static_cast<int>(threadIdx.x);
+  if (p < panel_k) {
+    double squares = 0.0, weights = 0.0;
+    std::uint32_t nonzeros = 0;
+    for (int r = 0; r < panel_rows; ++r) {
+      const float v = panel[r][p];
+      squares = numerics::add_rn(squares, numerics::int8_column_square(v));
+      weights = numerics::add_rn(weights, numerics::int8_column_weight(v, row_exponent[r]));
+      nonzeros += numerics::int8_counts(v) ? 1u : 0u;
+    }
+    const index_t to = at.r0 / panel_rows * dst.depth_pad + at.p0 + p;
+    dst.column_sums.squares[to] = squares;
+    dst.column_sums.weights[to] = weights;
+    dst.column_sums.nonzeros[to] = static_cast<std::uint8_t>(nonzeros);
+  }
+  __syncthreads();  // read before write_digits stages the digits there
 }
 
 // A panel's digits staged in shared memory for 16-byte stores: piece s,
@@ -130,11 +159,9 @@ static_assert(sizeof(StagedDigits) <= sizeof(Panel), "a panel's space, once read
 // from each thread's scattered quads had kept L2 busy with requests).
 // `staging_panel`: a panel's shared memory no thread reads any more, 16-byte
 // aligned (its declarations say alignas(16): another shared variable before
-// it had left it 4-byte aligned, and the uint4 reads faulted);
-// `panel_floor`: the panel's least weight (shared, written before the call).
+// it had left it 4-byte aligned, and the uint4 reads faulted).
 __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e, const SplitOperand& dst, index_t r0,
-                                             index_t p0, int r, int q, Panel& staging_panel,
-                                             const std::uint32_t& panel_floor) {
+                                             index_t p0, int r, int q, Panel& staging_panel) {
   auto& staging = reinterpret_cast<StagedDigits&>(staging_panel);
   const DigitScale scale(e);
   std::uint32_t weight = 0;
@@ -146,7 +173,7 @@ __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e
     for (int s = 0; s < 3; ++s) staging[s][r][panel_column(q, g, 0) / per_chunk] = packed[s];
   }
   __syncthreads();
-  add_row_weight(dst, r0 + r, q, weight, panel_floor);
+  add_row_weight(dst, r0 + r, q, weight);
   const int t = static_cast<int>(threadIdx.x), row = t / 8, word = 4 * (t % 8);  // 8 threads a 128-byte row
 #pragma unroll
   for (int s = 0; s < 3; ++s)
@@ -156,18 +183,17 @@ __device__ __forceinline__ void write_digits(const float (&x)[per_thread], int e
 
 // A panel's values as digits (zeros outside src), each row with the exact
 // exponent of its finished statistics (read from L2, where the atomics left
-// them: a line in L1 could be older); the row's first k panel writes the exponent.
+// them: a line in L1 could be older); the row's first k panel writes the
+// exponent. NormwiseFP32's column sums too, where wanted.
 __device__ __forceinline__ void digits_of_place(const OperandRows& src, const SplitOperand& dst, const PanelPlace& at,
                                                 Panel& panel) {
-  __shared__ std::uint32_t panel_floor;
-  // The rule judges whole panels only: a last, partial one holds whatever its weight.
-  if (threadIdx.x == 0) panel_floor = at.p0 + panel_k <= dst.depth ? dst.panel_min_weight : 0;
   float x[per_thread];
   load_row_values(src, at.r0, at.p0, at.r, at.q, panel, x);
   const int e =
       at.row < dst.rows ? numerics::int8_row_exponent(numerics::bits_to_float(__ldcg(dst.max_abs_bits + at.row))) : 0;
   if (at.p0 == 0 && at.q == 0) dst.exponent[at.row] = e;
-  write_digits(x, e, dst, at.r0, at.p0, at.r, at.q, panel, panel_floor);
+  if (dst.column_sums.wanted()) write_column_sums(x, e, dst, at, panel);
+  write_digits(x, e, dst, at.r0, at.p0, at.r, at.q, panel);
 }
 
 // Launch 2's panel: every panel of the padded extent.
@@ -287,12 +313,11 @@ void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src
                               cudaStream_t stream) {
   DigitOperands ops{{a_src, b_src}, {a, b}};
   index_t rows_pad = 0, depth_pad = 0;
-  for (SplitOperand& op : ops.dst) {
+  for (const SplitOperand& op : ops.dst) {
     if (op.rows_pad % panel_rows != 0 || op.depth_pad % panel_k != 0)
       throw invalid_argument("egemm::cuda::launch_int8_slices_split: padded extents must be multiples of the panel");
     rows_pad = std::max(rows_pad, op.rows_pad);
     depth_pad = std::max(depth_pad, op.depth_pad);
-    op.panel_min_weight = numerics::int8_panel_min_weight(panel_k, op.depth);
   }
   if (depth_pad > split_max_depth)
     throw unsupported("egemm::gemm (CUDA): k = " + std::to_string(depth_pad) + " exceeds the split grid's limit");

@@ -19,6 +19,15 @@ namespace egemm::cuda {
 // The most pieces an operand is split into (Int8Slices' three digits).
 inline constexpr int max_pieces = 3;
 
+// Where Int8Slices' split writes NormwiseFP32's column sums: c_p, z_p and
+// n_p of each 32-row panel (numerics/int8_cross_rule.hpp), or nowhere.
+struct ColumnSumsOut {
+  double* squares = nullptr;
+  double* weights = nullptr;
+  std::uint8_t* nonzeros = nullptr;  // at most 32
+  __host__ __device__ bool wanted() const { return squares != nullptr; }
+};
+
 struct SplitOperand {
   void* piece[max_pieces] = {nullptr, nullptr, nullptr};  // hi, lo, lowest (as many as the rule has)
   index_t rows = 0, depth = 0;          // the logical extent
@@ -35,14 +44,14 @@ struct SplitOperand {
   std::uint32_t* known_wide_count = nullptr; // ... how many rows are
   std::uint32_t* panel_arrivals = nullptr;   // Int8Slices: [row panels] k panels whose maxima are in (int8_split.cu)
   std::uint32_t* row_weight = nullptr;       // Int8Slices: [rows] sum of |N| / 256 (numerics::int8_row_weight)
-  std::uint32_t* spread_panels = nullptr;    // Int8Slices: nonzero once a row's panel fails int8_digits_hold_panel
   // Not statistics (no zeroing): EmulatedFP32's [split_panels(*this)] 1 where
   // the split wrote the panel's TF32 pieces rather than FP16 ones.
   std::uint32_t* panel_in_tf32 = nullptr;
   int* exponent = nullptr;                   // [rows_pad] the row was scaled by 2^-exponent before the split
-  // Not memory: NormwiseFP32's panel rule for Int8Slices' split, set by
-  // launch_int8_slices_split (numerics::int8_panel_min_weight of a whole panel).
-  std::uint32_t panel_min_weight = 0;
+  // Not statistics either (the digits' split writes every entry): NormwiseFP32's
+  // column sums, per 32-row panel and depth index (row panel * depth_pad + p),
+  // over the panel's rows (numerics/int8_cross_rule.hpp); null where not wanted.
+  ColumnSumsOut column_sums;
 };
 
 // k is padded to a multiple of the kernels' k-tile: split_depth_multiple
@@ -88,7 +97,7 @@ inline index_t split_row_panels(index_t rows) {
 
 // How many statistics words an operand of `rows` rows takes.
 inline index_t split_stats_words(index_t rows) {
-  return 6 * rows + 4 + max_recomputed_rows(rows) + split_row_panels(rows);
+  return 6 * rows + 3 + max_recomputed_rows(rows) + split_row_panels(rows);
 }
 
 // Points op's statistics at `words` (split_stats_words(op.rows) of them);
@@ -105,7 +114,6 @@ inline std::uint32_t* place_split_stats(SplitOperand& op, std::uint32_t* words) 
   op.wide_list = words + 5 * op.rows + 3;
   op.panel_arrivals = op.wide_list + max_recomputed_rows(op.rows);
   op.row_weight = op.panel_arrivals + split_row_panels(op.rows);
-  op.spread_panels = op.row_weight + op.rows;
   return words + split_stats_words(op.rows);
 }
 
@@ -144,8 +152,9 @@ void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_s
 
 // Int8Slices' split of op(A) and op(B)^T into three digit pieces (1 byte an
 // element), each row with its exact exponent, and each row's largest finite
-// |x|, Inf/NaN flag and weight (NormwiseFP32's statistic) on the way (statistics words, *any_nonfinite and
-// *tickets zero on entry): one launch that reads the operands once from
+// |x|, Inf/NaN flag and weight on the way, and the column sums where
+// column_sums are wanted (NormwiseFP32's statistics; statistics words,
+// *any_nonfinite and *tickets zero on entry): one launch that reads the operands once from
 // DRAM (the lagged split, int8_split.cu), or two (row maxima, then digits)
 // where its tickets would not fit or EGEMM_INT8_ONE_READ_SPLIT=0. Depths
 // padded to the panel.

@@ -27,6 +27,7 @@
 
 #include "egemm/config.hpp"
 #include "egemm/gemm_args.hpp"
+#include "egemm/numerics/int8_cross_rule.hpp"
 #include "egemm/numerics/int8_digits.hpp"
 #include "egemm/numerics/row_exponent.hpp"
 #include "egemm/numerics/split.hpp"
@@ -96,14 +97,19 @@ EGEMM_INLINE EmulationPath choose_emulation_path(OperandRangeVerdict a, OperandR
 EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
                                  index_t lda, const float* b, index_t ldb);
 
-// Whether every row of `rows` (host memory; k = rows.depth) and each of its
-// 128-value panels passes numerics::int8_digits_hold_row and _panel: its
-// Int8Slices digits are at least as accurate as FP32 there. False for k
-// beyond int8_slices_max_depth.
+// Whether every row of `rows` (host memory; k = rows.depth) passes
+// numerics::int8_digits_hold_row: its Int8Slices digits are at least as
+// accurate as FP32 there. False for k beyond int8_slices_max_depth.
 bool int8_digits_hold(const OperandRows& rows);
 
+// NormwiseFP32's cross terms of op(A)'s rows and op(B)'s columns (host
+// memory, the same depth), summed in the GPU's order
+// (numerics/int8_cross_rule.hpp).
+numerics::Int8CrossTerms int8_cross_terms(const OperandRows& a_rows, const OperandRows& b_cols);
+
 // The path NormwiseFP32 takes (host memory): int8_digits where every row of
-// op(A) and column of op(B) holds (and k is within int8_slices_max_depth),
+// op(A) and column of op(B) holds, their cross terms pass
+// numerics::int8_digits_hold_product and k is within int8_slices_max_depth;
 // else EmulatedFP32's. The first form validates like egemm::gemm.
 EmulationPath normwise_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
                                  index_t lda, const float* b, index_t ldb);

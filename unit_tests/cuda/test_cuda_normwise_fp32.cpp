@@ -1,6 +1,6 @@
 // NormwiseFP32 on the GPU: the route is decided on the device from the
-// digits' row weights, so the tests check both ways it can go on fresh random
-// inputs with C poisoned: where every row holds the digits (the host's
+// digits' row weights and column sums, so the tests check both ways it can go
+// on fresh random inputs with C poisoned: where every row holds the digits (the host's
 // normwise_fp32_path says int8_digits) the result is the host oracle's bits
 // (Int8Slices' sums are exact); where a row spreads, it is EmulatedFP32's own
 // result on the device, bit for bit (the same kernels run), on every kernel,
@@ -139,27 +139,40 @@ TEST(CudaNormwiseFP32, SpecialValuesZeroRowsAndWideRowsOnBothRoutes) {
   }
 }
 
-// Small elements that meet the other operand's mass (test::small_halves_meeting):
-// in halves of k the digits' split finds the small panels (the panel rule)
-// and the device runs EmulatedFP32; interleaved within panels the rule cannot
-// see them and the device takes the digits, as the host does.
-TEST(CudaNormwiseFP32, ThePanelRuleOnTheDeviceDecidesAsTheHosts) {
+// Small elements that meet the other operand's mass (test::small_halves_meeting),
+// in halves of k or interleaved, in op(A) or (the product transposed) in
+// op(B): every row passes the row rule, the column sums the split writes
+// fail the cross rule, and the device runs EmulatedFP32, as the host does;
+// on every kernel and both splits (each writes the column sums).
+TEST(CudaNormwiseFP32, TheCrossRuleOnTheDeviceDecidesAsTheHosts) {
   EGEMM_REQUIRE_GPU();
-  const test::GemmCase c{'N', 'N', 48, 40, 16384, 1.0f, 0.0f, 0};
-  for (bool interleaved : {false, true}) {
-    const std::uint64_t seed = test::fresh_seed();
-    SCOPED_TRACE(::testing::Message() << (interleaved ? "interleaved" : "halves") << " seed=" << seed);
-    test::GemmInputs in = test::make_inputs(c, seed);
-    const test::AlignedOperands o = test::small_halves_meeting(seed, interleaved);
-    ASSERT_EQ(in.a.data.size(), o.a.data.size());
-    ASSERT_EQ(in.b.data.size(), o.b.data.size());
-    std::copy(o.a.data.begin(), o.a.data.end(), in.a.data.begin());
-    std::copy(o.b.data.begin(), o.b.data.end(), in.b.data.begin());
-    test::poison(in.c);
-    // Not the digits: EmulatedFP32's own path (FP16, or TF32 where many rows are wide).
-    const EmulationPath fallback = choose_emulation_path(range_verdict(in.args.a_rows()), range_verdict(in.args.b_cols()));
-    expect_route_bits(c, in, interleaved ? EmulationPath::int8_digits : fallback);
-  }
+  test::for_each_digits_kernel_and_split([&](const std::string& variant) {
+    for (bool interleaved : {false, true})
+      for (bool in_b : {false, true}) {
+        const test::GemmCase c = in_b ? test::GemmCase{'T', 'T', 40, 48, 16384, 1.0f, 0.0f, 0}
+                                      : test::GemmCase{'N', 'N', 48, 40, 16384, 1.0f, 0.0f, 0};
+        const std::uint64_t seed = test::fresh_seed();
+        SCOPED_TRACE(::testing::Message() << variant << (interleaved ? ", interleaved" : ", halves")
+                                          << (in_b ? ", in op(B)" : ", in op(A)") << " seed=" << seed);
+        test::GemmInputs in = test::make_inputs(c, seed);
+        // C^T = B^T A^T: with both transposed, op(A) = B^T and op(B) = A^T of the same stored matrices.
+        const test::AlignedOperands o = test::small_halves_meeting(seed, interleaved);
+        const test::Matrix& stored_a = in_b ? o.b : o.a;
+        const test::Matrix& stored_b = in_b ? o.a : o.b;
+        ASSERT_EQ(in.a.data.size(), stored_a.data.size());
+        ASSERT_EQ(in.b.data.size(), stored_b.data.size());
+        std::copy(stored_a.data.begin(), stored_a.data.end(), in.a.data.begin());
+        std::copy(stored_b.data.begin(), stored_b.data.end(), in.b.data.begin());
+        test::poison(in.c);
+        ASSERT_TRUE(int8_digits_hold(in.args.a_rows()) && int8_digits_hold(in.args.b_cols()))
+            << "every row should pass the row rule: the case would not test the cross rule";
+        // EmulatedFP32's own path (FP16, or TF32 where many rows are wide).
+        const EmulationPath fallback =
+            choose_emulation_path(range_verdict(in.args.a_rows()), range_verdict(in.args.b_cols()));
+        expect_route_bits(c, in, fallback);
+        if (::testing::Test::HasFailure()) return;
+      }
+  });
 }
 
 }  // namespace

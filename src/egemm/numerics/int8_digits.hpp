@@ -64,8 +64,9 @@ EGEMM_INLINE std::uint32_t int8_biased_digits(std::int32_t n) {
   return static_cast<std::uint32_t>(n) + int8_digit_bias;  // wraps to N + 0x808080 >= 0
 }
 
-// NormwiseFP32's rule. Int8Slices' error follows a row's spread R = 2^e /
-// mean|x| (each element is held to 2^(e - 24), whatever its size): about
+// NormwiseFP32's row rule (its cross rule, numerics/int8_cross_rule.hpp,
+// sees how the two operands meet). Int8Slices' error follows a row's spread
+// R = 2^e / mean|x| (each element is held to 2^(e - 24), whatever its size): about
 // 2-2.4 units of 2^-24 per unit of R on the host study's input families
 // (perf_tests/results/2026-11-25-host-int8-accuracy-study.md), where FP32's
 // (summed in k order) is about 0.3 sqrt(k) units. So the digits are taken
@@ -80,36 +81,6 @@ EGEMM_INLINE std::uint32_t int8_row_weight(std::int32_t n) { return static_cast<
 EGEMM_INLINE bool int8_digits_hold_row(std::uint32_t weight, long long k) {
   const double w = static_cast<double>(weight);
   return weight == 0 || 100.0 * 0x1p30 * static_cast<double>(k) <= w * w;
-}
-
-// The same rule on each whole 128-value panel of a row (int8_rule_panel_k
-// values from k = 0; a last, partial panel is left to the row's rule: its
-// few values' mean is too noisy to judge), with twice the bound: R_p = 2^15
-// values / W_p <= sqrt(k) / 5, i.e. 25 * 2^30 values^2 <= k W_p^2, or an
-// all-zero panel (int8_digits_hold_panel with int8_panel_min_weight). The
-// row's rule sees its spread, not where its large and small elements lie; where the other operand's mass meets a row's small
-// elements the error grows with the small ones' R. Checking each panel
-// keeps that within twice the row's bound wherever the large and the small
-// elements lie in different panels (blocks of columns scaled apart, say);
-// within a panel it still cannot see them (docs/numerics.md, section 8).
-inline constexpr int int8_rule_panel_k = 128;
-
-// The least W with 25 * 2^30 values^2 <= k W^2 (exact, in 64-bit integers:
-// both sides stay below 2^60 for values <= 128 and W < 2^22), computed once
-// a call, so that the GPU's split compares a panel's weight with it.
-EGEMM_INLINE std::uint32_t int8_panel_min_weight(int values, long long k) {
-  if (k <= 0 || values <= 0) return 0;  // no panel to judge (and no W would do for k = 0)
-  const auto v = static_cast<unsigned long long>(values), kk = static_cast<unsigned long long>(k);
-  const unsigned long long least = 25ull * (1ull << 30) * v * v;
-  auto holds = [&](unsigned long long w) { return kk * w * w >= least; };
-  auto w = static_cast<unsigned long long>(::ceil(5.0 * 0x1p15 * static_cast<double>(v) / ::sqrt(static_cast<double>(kk))));
-  while (!holds(w)) ++w;
-  while (w > 0 && holds(w - 1)) --w;
-  return static_cast<std::uint32_t>(w);
-}
-
-EGEMM_INLINE bool int8_digits_hold_panel(std::uint32_t weight, std::uint32_t min_weight) {
-  return weight == 0 || weight >= min_weight;
 }
 
 // 2^e as a float64, for FP64's normal exponents (|e| <= 1022).
