@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "egemm/model/crossover.hpp"
+#include "egemm/model/normwise_route.hpp"
 
 namespace egemm::model {
 namespace {
@@ -73,6 +74,24 @@ TEST(CrossoverModel, AFasterKernelOrMoreBandwidthMovesTheCrossoverDown) {
   EXPECT_NEAR(crossover_size(d, 4096), base / 2, 1e-9 * base);
   d = h100();
   EXPECT_LT(crossover_size(d, 8192), crossover_size(d, 512));  // deeper products amortise the tile's fixed cost
+}
+
+// NormwiseFP32's route on the GPU (model/normwise_route.hpp): from m n k /
+// (m + n) = 2^25, i.e. 8192^3 and up, (4N, N, N) from N = 8192; not 4096^3
+// (measured slower than EmulatedFP32 there), nor wide and shallow products
+// whose row panels the route walks for little depth.
+TEST(NormwiseRouteModel, TheRoutePaysFromEightThousandCubed) {
+  using model::normwise_route_pays;
+  EXPECT_TRUE(normwise_route_pays(8192, 8192, 8192));
+  EXPECT_FALSE(normwise_route_pays(8192, 8192, 8191));
+  EXPECT_TRUE(normwise_route_pays(16384, 16384, 16384));
+  EXPECT_TRUE(normwise_route_pays(32768, 8192, 8192));
+  EXPECT_TRUE(normwise_route_pays(8192, 8192, 16384));
+  EXPECT_FALSE(normwise_route_pays(4096, 4096, 4096));
+  EXPECT_FALSE(normwise_route_pays(16384, 4096, 4096));
+  EXPECT_FALSE(normwise_route_pays(4096, 4096, 8192));
+  EXPECT_FALSE(normwise_route_pays(32768, 32768, 512));
+  EXPECT_FALSE(normwise_route_pays(0, 8192, 8192));
 }
 
 }  // namespace

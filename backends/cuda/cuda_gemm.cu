@@ -31,6 +31,7 @@
 #include "backends/cuda/workspace.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
+#include "egemm/model/normwise_route.hpp"
 #include "egemm/path_selection.hpp"
 
 namespace egemm::cuda {
@@ -289,20 +290,12 @@ void emulated_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
   emulated_gemm<EmulatedFP32>(args, stream);
 }
 
-// Below this m n k the digits cannot pay for the route: its ~20-35 us (the
-// digits' split and EmulatedFP32's sequence both enqueued, all but one
-// exiting at once; the host's launches) against the digits' ~10% of the
-// call. On an H100 (session 19, run 2): at 2048^3 (2^33) NormwiseFP32 117
-// TFLOP/s, EmulatedFP32 119; at 4096^3 (2^36) 194-206 against 179.
-inline constexpr double normwise_digits_min_volume = 0x1p35;
-
-// NormwiseFP32: where EmulatedFP32 hands off to SGEMM, the product is too
-// small for the digits to win (both off with EGEMM_SMALL_GEMM_FALLBACK=0), or
-// k is deeper than the digits' exact sums, EmulatedFP32's call; else the
-// route on the device.
+// NormwiseFP32: where EmulatedFP32 hands off to SGEMM, the route cannot pay
+// for itself (model::normwise_route_pays; both off with
+// EGEMM_SMALL_GEMM_FALLBACK=0), or k is deeper than the digits' exact sums,
+// EmulatedFP32's call; else the route on the device.
 void normwise_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
-  const double volume = static_cast<double>(args.m) * static_cast<double>(args.n) * static_cast<double>(args.k);
-  const bool digits_can_win = !small_gemm_fallback_enabled() || volume >= normwise_digits_min_volume;
+  const bool digits_can_win = !small_gemm_fallback_enabled() || model::normwise_route_pays(args.m, args.n, args.k);
   if (!emulated_fp32_on_tensor_cores(args.m, args.n, args.k) || !digits_can_win || args.k > int8_slices_max_depth) {
     log_debug([&] { return "cuda NormwiseFP32 " + describe(args) + " -> EmulatedFP32 (no digits for this shape)"; });
     return emulated_fp32_gemm(args, stream);

@@ -55,17 +55,18 @@ struct FullRangeTF32x3 {};
 struct Int8Slices {};
 
 // FP32's accuracy in norm, at INT8 speed where the data allows it: Int8Slices'
-// digits when every row of op(A) and column of op(B) is narrow enough that
-// they are at least as accurate as FP32 (numerics::int8_digits_hold_row and
-// _panel: the row's 2^e / mean|x| at most sqrt(k) / 10, each 128-value
-// panel's at most sqrt(k) / 5, measured), EmulatedFP32 otherwise;
-// chosen per call from the digits' own row statistics (on the GPU, on the
-// device). Normwise, not entry by entry: an element 2^s below its row's
-// largest keeps ~24 - s bits (EmulatedFP32 keeps 22 of every element), and
-// small elements interleaved with large ones, meeting the other operand's
-// mass, escape the rule (docs/numerics.md, section 8). On
-// the GPU, products too small for the digits to pay for the route (m n k
-// below 2^35) run EmulatedFP32 directly, as EmulatedFP32 hands tiny ones to SGEMM.
+// digits when every row of op(A) and column of op(B) is narrow enough
+// (numerics::int8_digits_hold_row: the row's 2^e / mean|x| at most
+// sqrt(k) / 10) and the two operands' column sums show the digits' error at
+// most ~0.75x FP32's in norm (numerics::int8_digits_hold_product: where a
+// row's small elements meet the other operand's mass and its large ones
+// meet zeros, however they lie along k), EmulatedFP32 otherwise; chosen per
+// call from the digits' own statistics (on the GPU, on the device).
+// Normwise, not entry by entry: an element 2^s below its row's largest keeps
+// ~24 - s bits (EmulatedFP32 keeps 22 of every element; docs/numerics.md,
+// section 8). On the GPU, products where the route cannot pay for itself
+// (model/normwise_route.hpp: below 8192^3 for square ones) run EmulatedFP32
+// directly, as EmulatedFP32 hands tiny ones to SGEMM.
 struct NormwiseFP32 {};
 
 using all_policies =
