@@ -11,9 +11,15 @@
 // rows of op(A) and the columns of op(B)) beside the relative Frobenius
 // errors against float64 of Int8Slices, EmulatedFP32 and FP32 summed in k
 // order (NativeFP32's host form; cuBLAS SGEMM's blocked sums are a little
-// more accurate). Int8Slices' error grows with R; FP32's does not. The last
-// columns: NormwiseFP32, which takes the digits only where every row has R
-// <= sqrt(k) / 10 (numerics::int8_digits_hold_row), its route and its error.
+// more accurate). Int8Slices' error grows with R; FP32's does not. Then
+// NormwiseFP32, which takes the digits only where every row has R <=
+// sqrt(k) / 10 (numerics::int8_digits_hold_row) and the cross statistic Q =
+// m n digits / (pairs fp32) of the operands' column sums is at most 0.2
+// (numerics::int8_digits_hold_product: Q estimates the digits' squared error
+// over FP32's, within a factor of ~1-3), its route and its error; Q last.
+// Two families are built as pairs: a row's small elements meeting the other
+// operand's mass while its large ones meet zeros (in halves of k, or
+// interleaved), which each row's R cannot see.
 #include <algorithm>
 #include <cstdint>
 #include <cmath>
@@ -27,6 +33,7 @@
 #include <vector>
 
 #include "egemm/gemm.hpp"
+#include "egemm/gemm_args.hpp"
 #include "egemm/numerics/int8_digits.hpp"
 #include "egemm/path_selection.hpp"
 #include "egemm/reference.hpp"
@@ -41,11 +48,29 @@ struct Shape {
 };
 
 // An input family: the value at (row, position in the row) from a generator
-// seeded per call (rows are op(A)'s rows and op(B)'s columns alike).
+// seeded per call (rows are op(A)'s rows and op(B)'s columns alike), or both
+// operands at once where the family is how they meet.
+using PairFill = std::function<void(std::mt19937&, const Shape&, std::vector<float>& a, std::vector<float>& b)>;
 struct Family {
   const char* name;
   std::function<float(std::mt19937&, index_t row)> value;
+  PairFill pair = nullptr;
 };
+
+// op(A)'s rows: large elements (|x| in [0.5, 1]) at the positions `large`
+// picks, 1e-3 uniform elsewhere; op(B): zero where A is large, uniform
+// elsewhere (test::small_halves_meeting's operands, any shape).
+Family small_elements_meeting_mass(const char* name, std::function<bool(index_t p, index_t k)> large) {
+  return {name, nullptr, [large](std::mt19937& g, const Shape& s, std::vector<float>& a, std::vector<float>& b) {
+            std::uniform_real_distribution<float> uniform(-1.0f, 1.0f), big(0.5f, 1.0f);
+            for (index_t p = 0; p < s.k; ++p) {
+              const bool l = large(p, s.k);
+              for (index_t i = 0; i < s.m; ++i)
+                a[i + p * s.m] = l ? (uniform(g) < 0.0f ? -big(g) : big(g)) : 1e-3f * uniform(g);
+              for (index_t j = 0; j < s.n; ++j) b[p + j * s.k] = l ? 0.0f : uniform(g);
+            }
+          }};
+}
 
 float uniform(std::mt19937& g) { return std::uniform_real_distribution<float>(-1.0f, 1.0f)(g); }
 
@@ -77,6 +102,9 @@ std::vector<Family> families() {
          const float x = uniform(g);
          return std::bernoulli_distribution(1.0 / 256)(g) ? x * 1024.0f : x;
        }},
+      small_elements_meeting_mass("small elements meeting B's mass, halves", [](index_t p, index_t k) { return p < k / 2; }),
+      small_elements_meeting_mass("small elements meeting B's mass, interleaved",
+                                  [](index_t p, index_t) { return p % 2 == 0; }),
   };
 }
 
@@ -97,6 +125,7 @@ struct Row {
   std::string family, shape;
   double r_max = 0, r_median = 0, int8 = 0, emulated = 0, fp32 = 0, normwise = 0;
   std::string route;  // NormwiseFP32's
+  double cross = 0;   // Q = m n digits / (pairs fp32), numerics::int8_digits_hold_product's statistic
 };
 
 // A is m x k and B is k x n, both column-major, 'N' 'N': op(A)'s rows are A's
@@ -104,10 +133,14 @@ struct Row {
 Row measure(const Family& f, const Shape& s, unsigned seed) {
   std::mt19937 gen(seed);
   std::vector<float> a(static_cast<std::size_t>(s.m) * s.k), b(static_cast<std::size_t>(s.k) * s.n);
-  for (index_t i = 0; i < s.m; ++i)
-    for (index_t p = 0; p < s.k; ++p) a[i + p * s.m] = f.value(gen, i);
-  for (index_t j = 0; j < s.n; ++j)
-    for (index_t p = 0; p < s.k; ++p) b[p + j * s.k] = f.value(gen, j);
+  if (f.pair) {
+    f.pair(gen, s, a, b);
+  } else {
+    for (index_t i = 0; i < s.m; ++i)
+      for (index_t p = 0; p < s.k; ++p) a[i + p * s.m] = f.value(gen, i);
+    for (index_t j = 0; j < s.n; ++j)
+      for (index_t p = 0; p < s.k; ++p) b[p + j * s.k] = f.value(gen, j);
+  }
   std::vector<double> r;
   for (index_t i = 0; i < s.m; ++i) r.push_back(row_statistic(a.data() + i, s.k, s.m));
   for (index_t j = 0; j < s.n; ++j) r.push_back(row_statistic(b.data() + j * s.k, s.k, 1));
@@ -131,6 +164,9 @@ Row measure(const Family& f, const Shape& s, unsigned seed) {
   out.fp32 = error_of(egemm::NativeFP32{});
   out.normwise = error_of(egemm::NormwiseFP32{});
   out.route = egemm::path_name(egemm::normwise_fp32_path('N', 'N', s.m, s.n, s.k, a.data(), s.m, b.data(), s.k));
+  const egemm::GemmArgs g = egemm::make_operand_args("study", 'N', 'N', s.m, s.n, s.k, a.data(), s.m, b.data(), s.k);
+  const egemm::numerics::Int8CrossTerms t = egemm::int8_cross_terms(g.a_rows(), g.b_cols());
+  out.cross = static_cast<double>(s.m) * s.n * t.digits / (t.pairs * t.fp32);
   return out;
 }
 
@@ -156,26 +192,26 @@ int main(int argc, char** argv) try {
   std::printf("# Int8Slices' accuracy against its rows' spread (host oracle, seed %u)\n\n", seed);
   std::printf("R = 2^e / mean|x| per row of op(A) and column of op(B); errors: relative Frobenius against float64.\n\n");
   std::printf("| inputs | MxNxK | R worst | R median | Int8Slices | EmulatedFP32 | FP32 (k order) | Int8Slices / FP32 "
-              "| NormwiseFP32 | its route | NormwiseFP32 / FP32 |\n");
-  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
+              "| NormwiseFP32 | its route | NormwiseFP32 / FP32 | cross Q |\n");
+  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
   int done = 0;
   for (const Shape& s : shapes)
     for (const Family& f : fams) {
       std::fprintf(stderr, "[%d/%zu] %s, %s\n", ++done, shapes.size() * fams.size(), f.name,
                    egemm::perf::shape_text(s).c_str());
       const Row r = measure(f, s, seed++);
-      std::printf("| %s | %s | %.3g | %.3g | %.2e | %.2e | %.2e | %.2f | %.2e | %s | %.2f |\n", r.family.c_str(),
+      std::printf("| %s | %s | %.3g | %.3g | %.2e | %.2e | %.2e | %.2f | %.2e | %s | %.2f | %.3g |\n", r.family.c_str(),
                   r.shape.c_str(), r.r_max, r.r_median, r.int8, r.emulated, r.fp32, r.int8 / r.fp32, r.normwise,
-                  r.route.c_str(), r.normwise / r.fp32);
+                  r.route.c_str(), r.normwise / r.fp32, r.cross);
       std::fflush(stdout);
       rows.push_back(r);
     }
   if (!csv.empty()) {
     std::ofstream out(csv);
-    out << "inputs,shape,r_worst,r_median,int8_slices,emulated_fp32,fp32_k_order,normwise_fp32,normwise_route\n";
+    out << "inputs,shape,r_worst,r_median,int8_slices,emulated_fp32,fp32_k_order,normwise_fp32,normwise_route,cross_q\n";
     for (const Row& r : rows)
       out << '"' << r.family << "\"," << r.shape << ',' << r.r_max << ',' << r.r_median << ',' << r.int8 << ','
-          << r.emulated << ',' << r.fp32 << ',' << r.normwise << ',' << r.route << '\n';
+          << r.emulated << ',' << r.fp32 << ',' << r.normwise << ',' << r.route << ',' << r.cross << '\n';
     if (!out) throw std::runtime_error("could not write " + csv);
   }
   return 0;

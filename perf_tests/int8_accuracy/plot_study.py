@@ -3,7 +3,8 @@
 median R = 2^e / mean|x|, one colour per k, beside FP32's error (summed in k
 order) on the same inputs, which depends on k and hardly on R. Where the CSV
 has NormwiseFP32's route, the calls it runs in digits are filled, the others
-(EmulatedFP32's) hollow.
+(EmulatedFP32's) hollow. Where it has the cross statistic Q, a second panel
+sets (Int8Slices' error / FP32's)^2 against Q, with the rule's bound Q = 0.2.
 
   plot_study.py study.csv --out study.png
 """
@@ -24,15 +25,20 @@ def main():
     args = parser.parse_args()
 
     by_k = defaultdict(list)
+    cross = []  # (Q, (Int8Slices / FP32)^2, digits)
     with open(args.csv, newline="") as f:
         for row in csv.DictReader(f):
             k = int(row["shape"].split("x")[2])
             digits = row.get("normwise_route", "int8_digits") == "int8_digits"
             by_k[k].append((float(row["r_median"]), float(row["int8_slices"]), float(row["fp32_k_order"]), digits))
+            if row.get("cross_q") not in (None, "", "inf", "nan"):
+                ratio = float(row["int8_slices"]) / float(row["fp32_k_order"])
+                cross.append((float(row["cross_q"]), ratio * ratio, digits))
     if not by_k:
         raise SystemExit(f"{args.csv}: no rows")
 
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, axes = plt.subplots(1, 2 if cross else 1, figsize=(14 if cross else 8, 5), squeeze=False)
+    ax = axes[0][0]
     for k, points in sorted(by_k.items()):
         points.sort()
         r = [p[0] for p in points]
@@ -49,6 +55,27 @@ def main():
                  "(hollow: NormwiseFP32 runs EmulatedFP32 there)", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
+    if cross:
+        bx = axes[0][1]
+        for digits, style, label in ((True, "o", "NormwiseFP32 runs the digits"), (False, "s", "it runs EmulatedFP32")):
+            pts = [c for c in cross if c[2] == digits]
+            if pts:
+                bx.plot([c[0] for c in pts], [c[1] for c in pts], style, fillstyle="full" if digits else "none",
+                        label=label)
+        lo = min(c[0] for c in cross)
+        hi = max(c[0] for c in cross)
+        for kappa in (1.0, 3.0):
+            bx.plot([lo, hi], [kappa * lo, kappa * hi], "--", color="grey", alpha=0.6, linewidth=1)
+        bx.axvline(0.2, color="red", alpha=0.6, linewidth=1, label="cross rule's bound, Q = 0.2")
+        bx.axhline(1.0, color="black", alpha=0.4, linewidth=1, label="FP32's error")
+        bx.set_xscale("log")
+        bx.set_yscale("log")
+        bx.set_xlabel("cross statistic Q = m n digits / (pairs fp32) (dashed: 1x and 3x Q)")
+        bx.set_ylabel("(Int8Slices' error / FP32's)^2")
+        bx.set_title("(Int8Slices' error / FP32's)^2 is at most ~3x the column sums' Q on every family,\n"
+                     "structured operands included (below 1x: the model is cautious)", fontsize=10)
+        bx.grid(True, which="both", alpha=0.3)
+        bx.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(args.out, dpi=120)
 
