@@ -120,13 +120,6 @@ Errors errors_on(const AlignedOperands& o) {
           error_of(product(NativeFP32{}, o.a, o.b))};
 }
 
-Matrix transposed(const Matrix& x) {
-  Matrix t(x.cols, x.rows);
-  for (index_t j = 0; j < x.cols; ++j)
-    for (index_t i = 0; i < x.rows; ++i) t(j, i) = x(i, j);
-  return t;
-}
-
 TEST(NormwiseFP32, SmallElementsMeetingTheOtherOperandsMassRunEmulatedFP32) {
   for (bool interleaved : {false, true})
     for (bool in_b : {false, true}) {
@@ -134,7 +127,7 @@ TEST(NormwiseFP32, SmallElementsMeetingTheOtherOperandsMassRunEmulatedFP32) {
       SCOPED_TRACE(::testing::Message() << (interleaved ? "interleaved" : "halves") << (in_b ? ", in op(B)" : ", in op(A)")
                                         << ", seed " << seed);
       AlignedOperands o = test::small_halves_meeting(seed, interleaved);
-      if (in_b) o = AlignedOperands{transposed(o.b), transposed(o.a)};  // C^T = B^T A^T
+      if (in_b) o = AlignedOperands{test::transposed(o.b), test::transposed(o.a)};  // C^T = B^T A^T
       const GemmArgs g = make_operand_args("test", 'N', 'N', o.a.rows, o.b.cols, o.a.cols, o.a.ptr(), o.a.ld, o.b.ptr(), o.b.ld);
       ASSERT_TRUE(int8_digits_hold(g.a_rows()) && int8_digits_hold(g.b_cols()))
           << "every row should pass the row rule: the case would not test the cross rule";

@@ -126,13 +126,6 @@ TEST(PathSelection, AFewWideRowsStayOnTheFp16PathAndAreRecomputedInFloat64) {
   for (index_t i = 0; i < c.a.rows; ++i) EXPECT_EQ(out(i, 3), float64_entry(c, i, 3)) << "row " << i << ", column 3";
 }
 
-Matrix transposed(const Matrix& x) {
-  Matrix t(x.cols, x.rows);
-  for (index_t j = 0; j < x.cols; ++j)
-    for (index_t i = 0; i < x.rows; ++i) t(j, i) = x(i, j);
-  return t;
-}
-
 // The float64 recomputation reads op(A) and op(B) as the transposes say: the
 // same wide row and column as above, with A and B stored either way, alpha
 // and beta applied once to the recomputed entries.
@@ -141,7 +134,7 @@ TEST(PathSelection, WideRowsAreRecomputedFromOpAAndOpBWhateverTheTransposes) {
   c.a(5, 7) = 1e-12f;
   c.b(11, 3) = 1e-13f;
   const index_t m = c.a.rows, n = c.b.cols, k = c.a.cols;
-  const Matrix at = transposed(c.a), bt = transposed(c.b), c0 = test::random_matrix(m, n, test::fresh_seed());
+  const Matrix at = test::transposed(c.a), bt = test::transposed(c.b), c0 = test::random_matrix(m, n, test::fresh_seed());
   for (char ta : {'N', 'T'})
     for (char tb : {'N', 'T'}) {
       SCOPED_TRACE(::testing::Message() << ta << tb);

@@ -51,6 +51,13 @@ AlignedOperands small_halves_meeting(std::uint64_t seed, bool interleaved) {
   return o;
 }
 
+Matrix transposed(const Matrix& x) {
+  Matrix t(x.cols, x.rows);
+  for (index_t j = 0; j < x.cols; ++j)
+    for (index_t i = 0; i < x.rows; ++i) t(j, i) = x(i, j);
+  return t;
+}
+
 void poison(Matrix& c) { std::fill(c.data.begin(), c.data.end(), poison_value()); }
 
 namespace {

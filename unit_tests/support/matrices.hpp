@@ -48,6 +48,9 @@ struct AlignedOperands {
 };
 AlignedOperands small_halves_meeting(std::uint64_t seed, bool interleaved);
 
+// x^T, column-major with leading dimension x.cols.
+Matrix transposed(const Matrix& x);
+
 // C filled with a signalling pattern (NaN) so an entry the kernel fails to write is seen.
 void poison(Matrix& c);
 inline float poison_value() { return std::numeric_limits<float>::quiet_NaN(); }
