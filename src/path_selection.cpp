@@ -49,7 +49,8 @@ bool int8_digits_hold(const OperandRows& rows) {
   for (index_t r = 0; r < rows.rows; ++r) {
     const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
     std::uint32_t weight = 0;
-    for (index_t p = 0; p < rows.depth; ++p) weight += numerics::int8_row_weight(numerics::int8_scaled_integer(rows(r, p), e));
+    for (index_t p = 0; p < rows.depth; ++p)
+      weight += numerics::int8_row_weight(numerics::int8_scaled_integer(rows(r, p), e));
     if (!numerics::int8_digits_hold_row(weight, rows.depth)) return false;
   }
   return true;

@@ -206,10 +206,11 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
 
 // NormwiseFP32 (int8_route.hpp): Int8Slices' split with the column sums, the
 // route, the digits' gemm and fixups, then EmulatedFP32's whole sequence,
-// each kernel gated on the route's path word. The two sequences' pieces share their workspace
-// (EmulatedFP32's split starts after the digits' last reader, in stream
-// order); their statistics do not: both are zeroed before the first kernel,
-// and the route's word, which EmulatedFP32's kernels read, is the digits'.
+// each kernel gated on the route's path word. The two sequences' pieces
+// share their workspace (EmulatedFP32's split starts after the digits' last
+// reader, in stream order); their statistics do not: both are zeroed before
+// the first kernel, and the route's word, which EmulatedFP32's kernels read,
+// is the digits'.
 void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStream_t stream,
                            PathReport* report = nullptr) {
   SplitPair digits = split_shape(g, split_depth_multiple_for(SplitRule::int8_digits));
@@ -217,7 +218,8 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   carve_stats(scratch, digits);
   carve_stats(scratch, fallback);
   carve_column_sums(scratch, digits);
-  auto* const cross_terms = scratch.take<numerics::Int8CrossTerms>(static_cast<std::size_t>(int8_cross_blocks(digits.a.depth_pad)));
+  const auto cross_blocks = static_cast<std::size_t>(int8_cross_blocks(digits.a.depth_pad));
+  auto* const cross_terms = scratch.take<numerics::Int8CrossTerms>(cross_blocks);
   std::uint32_t* const path_word = digits.path_word;
   const bool enqueue = !scratch.measures_only();
   if (enqueue) {  // both blocks, taken one after the other, in one memset (a launch costs the host ~7 us)

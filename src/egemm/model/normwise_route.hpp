@@ -25,8 +25,8 @@ inline constexpr double normwise_route_min_intensity = 0x1p25;  // m n k / (m + 
 
 inline bool normwise_route_pays(index_t m, index_t n, index_t k) {
   if (m <= 0 || n <= 0 || k <= 0) return false;
-  const double mn = static_cast<double>(m) * static_cast<double>(n);
-  return mn * static_cast<double>(k) >= normwise_route_min_intensity * (static_cast<double>(m) + static_cast<double>(n));
+  const double dm = static_cast<double>(m), dn = static_cast<double>(n);
+  return dm * dn * static_cast<double>(k) >= normwise_route_min_intensity * (dm + dn);
 }
 
 }  // namespace egemm::model
