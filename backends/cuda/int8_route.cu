@@ -22,8 +22,9 @@ __device__ __forceinline__ ColumnTotal column_total(const SplitOperand& op, inde
   ColumnTotal t;
   if (p >= op.depth_pad) return t;
   const index_t row_panels = op.rows_pad / numerics::int8_cross_panel_rows;
-  // Unrolled so that many panels' loads are in flight (the adds stay in order):
-  // a few dozen blocks read every row panel's sums.
+  // A few dozen blocks read every row panel's sums, the adds in order. Unrolled
+  // for loads in flight, yet latency-bound as measured (~0.5 us a row panel,
+  // session 20 run 4): docs/performance.md says what would widen the walk.
 #pragma unroll 8
   for (index_t at = p; at < row_panels * op.depth_pad; at += op.depth_pad) {
     t.squares = numerics::add_rn(t.squares, __ldcg(op.column_sums.squares + at));

@@ -83,7 +83,7 @@ EGEMM_INLINE Int8CrossTerms add_rn(const Int8CrossTerms& x, const Int8CrossTerms
 
 // The digits' squared error at most int8_cross_bound times FP32's: on the
 // host study's families and the structured cases the measured ratio of
-// squared errors is 1.1-2.9 times the model's (docs/numerics.md, section 8),
+// squared errors is 1.4-2.9 times the model's (docs/numerics.md, section 8),
 // so the digits stay at ~0.75x FP32's error or below. digits <= bound k_eff
 // fp32, as m n digits <= bound pairs fp32 (with no nonzero product both
 // sides are 0: the digits are exact).
