@@ -58,60 +58,90 @@ bool int8_digits_hold(const OperandRows& rows) {
 
 namespace {
 
-// One operand's sums of every depth index p over its rows (numerics/
-// int8_cross_rule.hpp), as the GPU forms them: per 32-row panel, its rows in
-// order, then the panels in order.
-struct ColumnSums {
-  std::vector<double> squares, weights;
-  std::vector<std::uint32_t> nonzeros;
+using numerics::Int8ColumnSum;
+using numerics::Int8CrossTerms;
+constexpr index_t cross_lanes = numerics::int8_cross_lanes;
+
+// The fold of a strided sum's lanes (numerics/int8_cross_rule.hpp):
+// v[l] += v[l + s] for s = 16, 8, ..., 1.
+template <class Sum>
+Sum fold_lanes(std::vector<Sum> v) {
+  for (std::size_t s = v.size() / 2; s > 0; s /= 2)
+    for (std::size_t l = 0; l < s; ++l) v[l] = numerics::add_rn(v[l], v[l + s]);
+  return v[0];
+}
+
+// One operand's row panels' column sums (each a partial over its 32 rows),
+// fed panel after panel into their strided sum at every depth index p.
+class PanelLanes {
+ public:
+  explicit PanelLanes(index_t depth)
+      : lane_(cross_lanes, std::vector<Int8ColumnSum>(static_cast<std::size_t>(depth))) {}
+
+  void add_panel(index_t panel, const Int8ColumnSum* sums) {
+    std::vector<Int8ColumnSum>& lane = lane_[static_cast<std::size_t>(panel % cross_lanes)];
+    for (std::size_t p = 0; p < lane.size(); ++p) lane[p] = numerics::add_rn(lane[p], sums[p]);
+  }
+
+  std::vector<Int8ColumnSum> totals() const {
+    std::vector<Int8ColumnSum> total(lane_[0].size()), at_p(cross_lanes);
+    for (std::size_t p = 0; p < total.size(); ++p) {
+      for (index_t l = 0; l < cross_lanes; ++l) at_p[l] = lane_[l][p];
+      total[p] = fold_lanes(at_p);
+    }
+    return total;
+  }
+
+ private:
+  std::vector<std::vector<Int8ColumnSum>> lane_;
 };
 
-ColumnSums column_sums(const OperandRows& rows) {
-  const auto k = static_cast<std::size_t>(rows.depth);
-  ColumnSums total{std::vector<double>(k), std::vector<double>(k), std::vector<std::uint32_t>(k)};
-  ColumnSums panel = total;
+// One operand's column sums at every depth index p, as the GPU forms them.
+std::vector<Int8ColumnSum> column_sums(const OperandRows& rows) {
+  PanelLanes lanes(rows.depth);
+  std::vector<Int8ColumnSum> panel(static_cast<std::size_t>(rows.depth));
   constexpr index_t panel_rows = numerics::int8_cross_panel_rows;
   for (index_t r0 = 0; r0 < rows.rows; r0 += panel_rows) {
-    std::fill(panel.squares.begin(), panel.squares.end(), 0.0);
-    std::fill(panel.weights.begin(), panel.weights.end(), 0.0);
-    std::fill(panel.nonzeros.begin(), panel.nonzeros.end(), 0u);
+    std::fill(panel.begin(), panel.end(), Int8ColumnSum{});
     for (index_t r = r0; r < std::min(r0 + panel_rows, rows.rows); ++r) {
       const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
-      for (std::size_t p = 0; p < k; ++p) {
-        const float x = rows(r, static_cast<index_t>(p));
-        panel.squares[p] = numerics::add_rn(panel.squares[p], numerics::int8_column_square(x));
-        panel.weights[p] = numerics::add_rn(panel.weights[p], numerics::int8_column_weight(x, e));
-        panel.nonzeros[p] += numerics::int8_counts(x) ? 1u : 0u;
-      }
+      for (std::size_t p = 0; p < panel.size(); ++p)
+        panel[p] = numerics::add_rn(panel[p], numerics::int8_column_part(rows(r, static_cast<index_t>(p)), e));
     }
-    for (std::size_t p = 0; p < k; ++p) {
-      total.squares[p] = numerics::add_rn(total.squares[p], panel.squares[p]);
-      total.weights[p] = numerics::add_rn(total.weights[p], panel.weights[p]);
-      total.nonzeros[p] += panel.nonzeros[p];
-    }
+    lanes.add_panel(r0 / panel_rows, panel.data());
   }
-  return total;
+  return lanes.totals();
+}
+
+// The terms of every p, in groups of 32 folded by halving, the groups'
+// strided sum.
+Int8CrossTerms cross_terms_of(const std::vector<Int8ColumnSum>& a, const std::vector<Int8ColumnSum>& b) {
+  const auto k = static_cast<index_t>(a.size());
+  std::vector<Int8CrossTerms> lane(cross_lanes), group(cross_lanes);
+  for (index_t p0 = 0; p0 < k; p0 += cross_lanes) {
+    for (index_t t = 0; t < cross_lanes; ++t)
+      group[t] = p0 + t < k ? numerics::int8_cross_terms(a[p0 + t], b[p0 + t]) : Int8CrossTerms{};
+    Int8CrossTerms& sum = lane[p0 / cross_lanes % cross_lanes];
+    sum = numerics::add_rn(sum, fold_lanes(group));
+  }
+  return fold_lanes(lane);
 }
 
 }  // namespace
 
-numerics::Int8CrossTerms int8_cross_terms(const OperandRows& a_rows, const OperandRows& b_cols) {
-  const ColumnSums a = column_sums(a_rows), b = column_sums(b_cols);
-  constexpr index_t block = numerics::int8_cross_block;
-  numerics::Int8CrossTerms total;
-  std::vector<numerics::Int8CrossTerms> v(block);
-  for (index_t p0 = 0; p0 < a_rows.depth; p0 += block) {
-    for (index_t t = 0; t < block; ++t) {
-      const auto p = static_cast<std::size_t>(p0 + t);
-      v[t] = p0 + t < a_rows.depth ? numerics::int8_cross_terms(a.squares[p], a.weights[p], a.nonzeros[p], b.squares[p],
-                                                                 b.weights[p], b.nonzeros[p])
-                                   : numerics::Int8CrossTerms{};
-    }
-    for (index_t s = block / 2; s > 0; s /= 2)
-      for (index_t t = 0; t < s; ++t) v[t] = numerics::add_rn(v[t], v[t + s]);
-    total = numerics::add_rn(total, v[0]);
-  }
-  return total;
+Int8CrossTerms int8_cross_terms(const OperandRows& a_rows, const OperandRows& b_cols) {
+  return cross_terms_of(column_sums(a_rows), column_sums(b_cols));
+}
+
+Int8CrossTerms int8_cross_terms_of_panels(const std::vector<Int8ColumnSum>& a_panels,
+                                          const std::vector<Int8ColumnSum>& b_panels, index_t depth) {
+  const auto totals = [depth](const std::vector<Int8ColumnSum>& panels) {
+    PanelLanes lanes(depth);
+    for (std::size_t at = 0; at < panels.size(); at += static_cast<std::size_t>(depth))
+      lanes.add_panel(static_cast<index_t>(at / static_cast<std::size_t>(depth)), panels.data() + at);
+    return lanes.totals();
+  };
+  return cross_terms_of(totals(a_panels), totals(b_panels));
 }
 
 EmulationPath normwise_fp32_path(const GemmArgs& g) {

@@ -86,7 +86,7 @@ TEST(Int8Digits, TheCrossRulesPartsAndBound) {
     EXPECT_EQ(numerics::int8_column_weight(special, 3), 0.0);
     EXPECT_FALSE(numerics::int8_counts(special));
   }
-  const Int8CrossTerms t = numerics::int8_cross_terms(2.0, 4.0, 3, 5.0, 16.0, 7);
+  const Int8CrossTerms t = numerics::int8_cross_terms({2.0, 4.0, 3}, {5.0, 16.0, 7});
   EXPECT_EQ(t.digits, 4.0 * 5.0 + 2.0 * 16.0 + 4.0 * 16.0);
   EXPECT_EQ(t.fp32, 10.0);
   EXPECT_EQ(t.pairs, 21.0);

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <random>
 #include <string>
@@ -168,6 +169,33 @@ TEST(NormwiseFP32, TheCrossTermsAreTheModelsSums) {
   EXPECT_NEAR(got.digits, digits, 1e-12 * digits);
   EXPECT_NEAR(got.fp32, fp32, 1e-12 * fp32);
   EXPECT_EQ(got.pairs, pairs);
+}
+
+// From the operands or from their row panels' column sums (what the GPU's
+// cross kernel is checked against), the same terms bit for bit: more row
+// panels than the strided sum's lanes, a depth not a multiple of its groups.
+TEST(NormwiseFP32, TheCrossTermsFromPanelSumsAreTheOperandsBitForBit) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  const index_t m = 35 * 32 + 7, n = 40, k = 70;
+  Matrix a = test::random_matrix(m, k, seed), b = test::random_matrix(k, n, seed + 1);
+  for (index_t i = 0; i < m; i += 5) a(i, i % k) = std::ldexp(a(i, i % k), -30);  // rows of other exponents
+  const GemmArgs g = make_operand_args("test", 'N', 'N', m, n, k, a.ptr(), a.ld, b.ptr(), b.ld);
+  const auto panel_sums = [k](const OperandRows& rows) {  // per 32-row panel, its rows in order
+    std::vector<numerics::Int8ColumnSum> sums(static_cast<std::size_t>((rows.rows + 31) / 32 * k));
+    for (index_t r = 0; r < rows.rows; ++r) {
+      const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
+      for (index_t p = 0; p < k; ++p) {
+        numerics::Int8ColumnSum& s = sums[static_cast<std::size_t>(r / 32 * k + p)];
+        s = numerics::add_rn(s, numerics::int8_column_part(rows(r, p), e));
+      }
+    }
+    return sums;
+  };
+  const numerics::Int8CrossTerms from_rows = int8_cross_terms(g.a_rows(), g.b_cols());
+  const numerics::Int8CrossTerms from_panels = int8_cross_terms_of_panels(panel_sums(g.a_rows()), panel_sums(g.b_cols()), k);
+  EXPECT_EQ(std::memcmp(&from_rows, &from_panels, sizeof from_rows), 0);
+  EXPECT_GT(from_rows.fp32, 0.0);
 }
 
 // The study's input families (perf_tests/int8_accuracy): each that takes the

@@ -218,8 +218,8 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   carve_stats(scratch, digits);
   carve_stats(scratch, fallback);
   carve_column_sums(scratch, digits);
-  const auto cross_blocks = static_cast<std::size_t>(int8_cross_blocks(digits.a.depth_pad));
-  auto* const cross_terms = scratch.take<numerics::Int8CrossTerms>(cross_blocks);
+  const auto cross_groups = static_cast<std::size_t>(int8_cross_groups(digits.a.depth_pad));
+  auto* const cross_terms = scratch.take<numerics::Int8CrossTerms>(cross_groups + 1);
   std::uint32_t* const path_word = digits.path_word;
   const bool enqueue = !scratch.measures_only();
   if (enqueue) {  // both blocks, taken one after the other, in one memset (a launch costs the host ~7 us)

@@ -7,50 +7,81 @@
 namespace egemm::cuda {
 namespace {
 
+using numerics::Int8ColumnSum;
 using numerics::Int8CrossTerms;
 
-constexpr int cross_threads = numerics::int8_cross_block;
+// The cross rule's order (numerics/int8_cross_rule.hpp): strided sums over
+// 32 lanes. A block of the cross kernel takes 32 consecutive depth indices
+// (x: a warp, coalesced loads) and 32 lanes (y: a warp each) that read their
+// row panels at once: ~8 loads a thread in flight at 8192^3, where one
+// thread had walked all 256 panels in order (252 us, latency-bound).
+constexpr int lanes = numerics::int8_cross_lanes;
 constexpr int route_threads = 1024;
+static_assert(split_depth_multiple_for(SplitRule::int8_digits) % lanes == 0, "the blocks cover the padded depth");
 
-// Depth index p's column sums over every row panel of `op`, panel after
-// panel (0 past the padded depth).
-struct ColumnTotal {
-  double squares = 0.0, weights = 0.0;
-  std::uint32_t nonzeros = 0;
-};
-__device__ __forceinline__ ColumnTotal column_total(const SplitOperand& op, index_t p) {
-  ColumnTotal t;
-  if (p >= op.depth_pad) return t;
+// Lane `lane`'s part of depth index p's column sums of `op`: its row panels
+// lane, lane + 32, ... in order.
+__device__ __forceinline__ Int8ColumnSum lane_sum(const SplitOperand& op, index_t p, int lane) {
   const index_t row_panels = op.rows_pad / numerics::int8_cross_panel_rows;
-  // A few dozen blocks read every row panel's sums, the adds in order. Unrolled
-  // for loads in flight, yet latency-bound as measured (~0.5 us a row panel,
-  // session 20 run 4): docs/performance.md says what would widen the walk.
-#pragma unroll 8
-  for (index_t at = p; at < row_panels * op.depth_pad; at += op.depth_pad) {
-    t.squares = numerics::add_rn(t.squares, __ldcg(op.column_sums.squares + at));
-    t.weights = numerics::add_rn(t.weights, __ldcg(op.column_sums.weights + at));
-    t.nonzeros += __ldcg(op.column_sums.nonzeros + at);
+  Int8ColumnSum s;
+#pragma unroll 4
+  for (index_t q = lane; q < row_panels; q += lanes) {
+    const index_t at = q * op.depth_pad + p;
+    s = numerics::add_rn(s, Int8ColumnSum{__ldcg(op.column_sums.squares + at), __ldcg(op.column_sums.weights + at),
+                                          __ldcg(op.column_sums.nonzeros + at)});
   }
+  return s;
+}
+
+// A block's 32 lanes (its warps) folded by halving through shared memory:
+// v[l] += v[l + s] for s = 16, ..., 1; the sum is lane 0's.
+struct LaneSums {
+  double squares[lanes][lanes], weights[lanes][lanes];
+  std::uint32_t nonzeros[lanes][lanes];
+};
+__device__ __forceinline__ Int8ColumnSum fold_lanes(LaneSums& v, Int8ColumnSum s, int x, int lane) {
+  const auto put = [&](int l) {
+    v.squares[l][x] = s.squares;
+    v.weights[l][x] = s.weights;
+    v.nonzeros[l][x] = s.nonzeros;
+  };
+  put(lane);
+  __syncthreads();
+  for (int half = lanes / 2; half > 0; half /= 2) {
+    if (lane < half) {
+      const int from = lane + half;
+      s = numerics::add_rn(s, Int8ColumnSum{v.squares[from][x], v.weights[from][x], v.nonzeros[from][x]});
+      put(lane);
+    }
+    __syncthreads();
+  }
+  return s;
+}
+
+// A warp's 32 values folded by halving (as fold_lanes): the sum in lane 0.
+__device__ __forceinline__ Int8CrossTerms fold_warp(Int8CrossTerms t) {
+#pragma unroll
+  for (int half = lanes / 2; half > 0; half /= 2)
+    t = numerics::add_rn(t, Int8CrossTerms{__shfl_down_sync(0xffffffffu, t.digits, half),
+                                           __shfl_down_sync(0xffffffffu, t.fp32, half),
+                                           __shfl_down_sync(0xffffffffu, t.pairs, half)});
   return t;
 }
 
-// Block b: the cross terms of depth indices [256 b, 256 b + 256), summed by
-// halving (numerics/int8_cross_rule.hpp's order).
-__global__ void __launch_bounds__(cross_threads) int8_cross_kernel(const SplitOperand a, const SplitOperand b,
-                                                                   Int8CrossTerms* block_terms) {
+// Block g: the cross terms of depth indices [32 g, 32 g + 32), folded.
+__global__ void __launch_bounds__(lanes* lanes) int8_cross_kernel(const SplitOperand a, const SplitOperand b,
+                                                                   Int8CrossTerms* group_terms) {
   wait_for_previous_kernel();
   allow_next_kernel();
-  __shared__ Int8CrossTerms v[cross_threads];
-  const int t = static_cast<int>(threadIdx.x);
-  const index_t p = static_cast<index_t>(blockIdx.x) * cross_threads + t;
-  const ColumnTotal ta = column_total(a, p), tb = column_total(b, p);
-  v[t] = numerics::int8_cross_terms(ta.squares, ta.weights, ta.nonzeros, tb.squares, tb.weights, tb.nonzeros);
-  __syncthreads();
-  for (int s = cross_threads / 2; s > 0; s /= 2) {
-    if (t < s) v[t] = numerics::add_rn(v[t], v[t + s]);
-    __syncthreads();
-  }
-  if (t == 0) block_terms[blockIdx.x] = v[0];
+  __shared__ LaneSums sums_a, sums_b;
+  const int x = static_cast<int>(threadIdx.x), lane = static_cast<int>(threadIdx.y);
+  const index_t p = static_cast<index_t>(blockIdx.x) * lanes + x;
+  const Int8ColumnSum part_a = lane_sum(a, p, lane), part_b = lane_sum(b, p, lane);  // all loads, then the folds
+  const Int8ColumnSum total_a = fold_lanes(sums_a, part_a, x, lane);
+  const Int8ColumnSum total_b = fold_lanes(sums_b, part_b, x, lane);
+  if (lane != 0) return;
+  const Int8CrossTerms group = fold_warp(numerics::int8_cross_terms(total_a, total_b));
+  if (x == 0) group_terms[blockIdx.x] = group;
 }
 
 // Whether some row of `op` does not hold the digits (this thread's rows).
@@ -61,40 +92,43 @@ __device__ __forceinline__ bool spread_row_among(const SplitOperand& op, index_t
   return spread;
 }
 
-// The blocks' cross terms in block order, against the cross rule (one thread).
-__device__ __forceinline__ bool cross_rule_fails(const Int8CrossTerms* block_terms, int blocks, index_t m, index_t n) {
-  Int8CrossTerms total;
-  for (int i = 0; i < blocks; ++i) {
-    const Int8CrossTerms b{__ldcg(&block_terms[i].digits), __ldcg(&block_terms[i].fp32), __ldcg(&block_terms[i].pairs)};
-    total = numerics::add_rn(total, b);
-  }
-  return !numerics::int8_digits_hold_product(total, m, n);
+// The groups' cross terms, their strided sum (warp 0: a lane each), left
+// after them and held against the cross rule; the verdict in every lane.
+__device__ __forceinline__ bool cross_rule_fails(Int8CrossTerms* group_terms, int groups, index_t m, index_t n) {
+  const int lane = static_cast<int>(threadIdx.x);
+  Int8CrossTerms sum;
+  for (int g = lane; g < groups; g += lanes)
+    sum = numerics::add_rn(sum, Int8CrossTerms{__ldcg(&group_terms[g].digits), __ldcg(&group_terms[g].fp32),
+                                               __ldcg(&group_terms[g].pairs)});
+  const Int8CrossTerms total = fold_warp(sum);
+  if (lane == 0) group_terms[groups] = total;
+  return __shfl_sync(0xffffffffu, !numerics::int8_digits_hold_product(total, m, n), 0);
 }
 
 // One block: a row's verdict is a load and a compare, so even 2 x 65536 rows
 // are 128 loads a thread, and one block decides without counting blocks.
 __global__ void __launch_bounds__(route_threads) int8_route_kernel(const SplitOperand a, const SplitOperand b,
-                                                                   index_t k, const Int8CrossTerms* block_terms,
-                                                                   int blocks, std::uint32_t* path_word) {
+                                                                   index_t k, Int8CrossTerms* group_terms,
+                                                                   int groups, std::uint32_t* path_word) {
   wait_for_previous_kernel();
   allow_next_kernel();
-  const bool cross_fails = threadIdx.x == 0 && cross_rule_fails(block_terms, blocks, a.rows, b.rows);
+  const bool cross_fails = threadIdx.x < lanes && cross_rule_fails(group_terms, groups, a.rows, b.rows);
   const bool spread = __syncthreads_or(cross_fails || spread_row_among(a, k) || spread_row_among(b, k));
   if (threadIdx.x == 0 && !spread) atomicOr(path_word, path_int8_digits);
 }
 
 }  // namespace
 
-index_t int8_cross_blocks(index_t depth_pad) { return (depth_pad + cross_threads - 1) / cross_threads; }
+index_t int8_cross_groups(index_t depth_pad) { return depth_pad / lanes; }
 
-void launch_int8_route(const SplitOperand& a, const SplitOperand& b, index_t k, numerics::Int8CrossTerms* block_terms,
+void launch_int8_route(const SplitOperand& a, const SplitOperand& b, index_t k, numerics::Int8CrossTerms* group_terms,
                        std::uint32_t* path_word, cudaStream_t stream) {
-  const auto blocks = static_cast<int>(int8_cross_blocks(a.depth_pad));
-  if (blocks > 0)  // (k = 0: no terms, and the digits are exact)
-    launch_dependent(int8_cross_kernel, dim3(static_cast<unsigned>(blocks)), dim3(cross_threads), 0, stream, a, b,
-                     block_terms);
-  launch_dependent(int8_route_kernel, dim3(1), dim3(route_threads), 0, stream, a, b, k,
-                   static_cast<const Int8CrossTerms*>(block_terms), blocks, path_word);
+  const auto groups = static_cast<int>(int8_cross_groups(a.depth_pad));
+  if (groups > 0)  // (k = 0: no terms, and the digits are exact)
+    launch_dependent(int8_cross_kernel, dim3(static_cast<unsigned>(groups)), dim3(lanes, lanes), 0, stream, a, b,
+                     group_terms);
+  launch_dependent(int8_route_kernel, dim3(1), dim3(route_threads), 0, stream, a, b, k, group_terms, groups,
+                   path_word);
 }
 
 }  // namespace egemm::cuda

@@ -16,14 +16,15 @@
 
 namespace egemm::cuda {
 
-// The cross terms' blocks for a padded depth: block_terms holds this many.
-index_t int8_cross_blocks(index_t depth_pad);
+// The cross terms' groups for a padded depth: group_terms holds this many,
+// and one more, where the route leaves their total.
+index_t int8_cross_groups(index_t depth_pad);
 
 // After launch_int8_slices_split of `a` and `b` (depth k, column sums
-// wanted): the cross terms summed into block_terms, then path_int8_digits
+// wanted): the cross terms summed into group_terms (and their total), then path_int8_digits
 // set in *path_word (zero on entry) when every row holds and the cross rule
 // does. Two launches.
-void launch_int8_route(const SplitOperand& a, const SplitOperand& b, index_t k, numerics::Int8CrossTerms* block_terms,
+void launch_int8_route(const SplitOperand& a, const SplitOperand& b, index_t k, numerics::Int8CrossTerms* group_terms,
                        std::uint32_t* path_word, cudaStream_t stream);
 
 }  // namespace egemm::cuda

@@ -129,18 +129,13 @@ __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], 
   __syncthreads();
   const int p = static_cast<int>(threadIdx.x);
   if (p < panel_k) {
-    double squares = 0.0, weights = 0.0;
-    std::uint32_t nonzeros = 0;
-    for (int r = 0; r < panel_rows; ++r) {
-      const float v = panel[r][p];
-      squares = numerics::add_rn(squares, numerics::int8_column_square(v));
-      weights = numerics::add_rn(weights, numerics::int8_column_weight(v, row_exponent[r]));
-      nonzeros += numerics::int8_counts(v) ? 1u : 0u;
-    }
+    numerics::Int8ColumnSum sum;
+    for (int r = 0; r < panel_rows; ++r)
+      sum = numerics::add_rn(sum, numerics::int8_column_part(panel[r][p], row_exponent[r]));
     const index_t to = at.r0 / panel_rows * dst.depth_pad + at.p0 + p;
-    dst.column_sums.squares[to] = squares;
-    dst.column_sums.weights[to] = weights;
-    dst.column_sums.nonzeros[to] = static_cast<std::uint8_t>(nonzeros);
+    dst.column_sums.squares[to] = sum.squares;
+    dst.column_sums.weights[to] = sum.weights;
+    dst.column_sums.nonzeros[to] = static_cast<std::uint8_t>(sum.nonzeros);
   }
   __syncthreads();  // read before write_digits stages the digits there
 }

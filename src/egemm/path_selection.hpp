@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "egemm/config.hpp"
 #include "egemm/gemm_args.hpp"
@@ -106,6 +107,13 @@ bool int8_digits_hold(const OperandRows& rows);
 // memory, the same depth), summed in the GPU's order
 // (numerics/int8_cross_rule.hpp).
 numerics::Int8CrossTerms int8_cross_terms(const OperandRows& a_rows, const OperandRows& b_cols);
+
+// The same from each operand's per-row-panel column sums (panel q's at
+// q * depth + p, as the digits' split writes them): what the GPU's cross
+// kernel sums, for checking it.
+numerics::Int8CrossTerms int8_cross_terms_of_panels(const std::vector<numerics::Int8ColumnSum>& a_panels,
+                                                    const std::vector<numerics::Int8ColumnSum>& b_panels,
+                                                    index_t depth);
 
 // The path NormwiseFP32 takes (host memory): int8_digits where every row of
 // op(A) and column of op(B) holds, their cross terms pass

@@ -12,8 +12,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <vector>
 
+#include "backends/cuda/emulation_path.hpp"
+#include "backends/cuda/int8_route.hpp"
 #include "device_support.hpp"
 #include "egemm/path_selection.hpp"
 
@@ -173,6 +176,86 @@ TEST(CudaNormwiseFP32, TheCrossRuleOnTheDeviceDecidesAsTheHosts) {
         if (::testing::Test::HasFailure()) return;
       }
   });
+}
+
+// One operand's per-panel column sums, random over many decades (any
+// doubles test the order), in host memory and on the device.
+struct PanelSums {
+  index_t rows = 0;
+  std::vector<numerics::Int8ColumnSum> host;
+  test::DeviceBuffer<double> squares, weights;
+  test::DeviceBuffer<std::uint8_t> nonzeros;
+  test::DeviceBuffer<std::uint32_t> row_weight;  // zeros: every row holds the digits
+  cuda::SplitOperand op;
+
+  PanelSums(index_t rows_, index_t depth, double weight_scale, std::mt19937_64& gen)
+      : rows(rows_),
+        host(static_cast<std::size_t>((rows_ + 31) / 32 * depth)),
+        squares(host.size()),
+        weights(host.size()),
+        nonzeros(host.size()),
+        row_weight(static_cast<std::size_t>(rows_)) {
+    std::uniform_real_distribution<double> mantissa(0.5, 1.0);
+    std::uniform_int_distribution<int> exponent(-60, 60), count(0, 32);
+    std::vector<double> sq(host.size()), w(host.size());
+    std::vector<std::uint8_t> nz(host.size());
+    for (std::size_t i = 0; i < host.size(); ++i) {
+      sq[i] = std::ldexp(mantissa(gen), exponent(gen));
+      w[i] = weight_scale * std::ldexp(mantissa(gen), exponent(gen));
+      nz[i] = static_cast<std::uint8_t>(count(gen));
+      host[i] = {sq[i], w[i], nz[i]};
+    }
+    squares.upload(sq);
+    weights.upload(w);
+    nonzeros.upload(nz);
+    test::cuda_ok(cudaMemset(row_weight.get(), 0, row_weight.size() * sizeof(std::uint32_t)), "memset");
+    op.rows = rows_;
+    op.rows_pad = (rows_ + 31) / 32 * 32;
+    op.depth = op.depth_pad = depth;
+    op.row_weight = row_weight.get();
+    op.column_sums = {squares.get(), weights.get(), nonzeros.get()};
+  }
+};
+
+std::uint64_t bits_of(double x) {
+  std::uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+// The cross kernel's and the route's sums are the host's, bit for bit
+// (numerics/int8_cross_rule.hpp's order: a sum in another order differs in
+// its last bits on such values), and so is the verdict: more row panels than
+// lanes and fewer, more groups of depth than lanes, either verdict.
+TEST(CudaNormwiseFP32, TheCrossKernelSumsInTheHostsOrder) {
+  EGEMM_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  std::mt19937_64 gen(seed);
+  const index_t depth = 36 * numerics::int8_cross_lanes;  // 36 groups
+  struct Shape {
+    index_t rows_a, rows_b;
+    double weight_scale;  // tiny: the digits hold; large: they do not
+    bool holds;
+  };
+  for (const Shape s : {Shape{70 * 32 - 5, 3 * 32, 0x1p-40, true}, Shape{17, 40 * 32 + 1, 0x1p10, false}}) {
+    SCOPED_TRACE(::testing::Message() << s.rows_a << " x " << s.rows_b);
+    PanelSums a(s.rows_a, depth, s.weight_scale, gen), b(s.rows_b, depth, s.weight_scale, gen);
+    const auto groups = static_cast<std::size_t>(cuda::int8_cross_groups(depth));
+    test::DeviceBuffer<numerics::Int8CrossTerms> terms(groups + 1);
+    test::DeviceBuffer<std::uint32_t> path_word(std::vector<std::uint32_t>{0u});
+    test::cuda_ok(cudaMemset(terms.get(), 0x55, terms.size() * sizeof(numerics::Int8CrossTerms)), "memset");
+    cuda::launch_int8_route(a.op, b.op, depth, terms.get(), path_word.get(), nullptr);
+    test::cuda_ok(cudaDeviceSynchronize(), "the route");
+    const numerics::Int8CrossTerms got = terms.download()[groups];
+    const numerics::Int8CrossTerms want = int8_cross_terms_of_panels(a.host, b.host, depth);
+    EXPECT_EQ(bits_of(got.digits), bits_of(want.digits)) << got.digits << " against " << want.digits;
+    EXPECT_EQ(bits_of(got.fp32), bits_of(want.fp32)) << got.fp32 << " against " << want.fp32;
+    EXPECT_EQ(bits_of(got.pairs), bits_of(want.pairs)) << got.pairs << " against " << want.pairs;
+    ASSERT_EQ(numerics::int8_digits_hold_product(want, s.rows_a, s.rows_b), s.holds)
+        << "the case should decide the other way: it would not test both verdicts";
+    EXPECT_EQ((path_word.download()[0] & cuda::path_int8_digits) != 0, s.holds);
+  }
 }
 
 }  // namespace

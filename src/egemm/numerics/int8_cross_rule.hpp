@@ -16,11 +16,14 @@
 // operand's zeros while its small ones meet its mass, interleaved or not,
 // shows in these sums; in each row's spread alone it does not.
 //
-// The order (what the GPU does, and the host repeats): a partial per 32-row
-// panel of each operand and p (its rows in order), the partials of p summed
-// panel after panel, then each p's three terms, summed within blocks of 256
-// consecutive p by halving (v[t] += v[t + s] for s = 128, 64, ..., 1) and the
-// blocks' sums in block order.
+// The order (what the GPU does, and the host repeats), two sums alike: a
+// *strided sum* of items 0, 1, ..., N - 1 gives lane l in [0, 32) the sum of
+// items l, l + 32, l + 64, ... in order, then folds the 32 lanes by halving
+// (v[l] += v[l + s] for s = 16, 8, ..., 1). Each operand's p: a partial per
+// 32-row panel (its rows in order), the panels' strided sum. Each p's three
+// terms, summed within groups of 32 consecutive p by halving, and the
+// groups' strided sum. (32 lanes: a GPU block reads 32 row panels at once,
+// a warp 32 consecutive p; zero padding adds exact zeros on either side.)
 #pragma once
 
 #include <cstdint>
@@ -32,7 +35,7 @@
 namespace egemm::numerics {
 
 inline constexpr int int8_cross_panel_rows = 32;  // rows per partial (the split's row panel)
-inline constexpr int int8_cross_block = 256;      // depth indices per block of the terms' sum
+inline constexpr int int8_cross_lanes = 32;       // lanes of a strided sum; depth indices per group
 
 // IEEE float64 add and multiply, never contracted into an FMA (the host
 // build has -ffp-contract=off; nvcc contracts unless told).
@@ -51,14 +54,29 @@ EGEMM_INLINE double mul_rn(double a, double b) {
 #endif
 }
 
-// One element's part in c_p, z_p and n_p (row exponent e: int8_row_exponent).
-// Inf and NaN count as zeros: their entries are recomputed apart.
+// One operand's column sums at a depth index p (or a part of its rows):
+// c_p, z_p and n_p of the model above.
+struct Int8ColumnSum {
+  double squares = 0.0;        // c_p
+  double weights = 0.0;        // z_p
+  std::uint32_t nonzeros = 0;  // n_p
+};
+
+// One element's part in them (row exponent e: int8_row_exponent). Inf and
+// NaN count as zeros: their entries are recomputed apart.
 EGEMM_INLINE bool int8_counts(float x) { return is_finite(x) && x != 0.0f; }
 EGEMM_INLINE double int8_column_square(float x) {
   const double d = int8_counts(x) ? static_cast<double>(x) : 0.0;
   return mul_rn(d, d);  // exact: 24 bits squared fit float64's 53
 }
 EGEMM_INLINE double int8_column_weight(float x, int e) { return int8_counts(x) ? pow2_double(2 * e) : 0.0; }
+EGEMM_INLINE Int8ColumnSum int8_column_part(float x, int e) {
+  return {int8_column_square(x), int8_column_weight(x, e), int8_counts(x) ? 1u : 0u};
+}
+
+EGEMM_INLINE Int8ColumnSum add_rn(const Int8ColumnSum& x, const Int8ColumnSum& y) {
+  return {add_rn(x.squares, y.squares), add_rn(x.weights, y.weights), x.nonzeros + y.nonzeros};
+}
 
 // The model's three sums over p (or a part of them).
 struct Int8CrossTerms {
@@ -67,18 +85,17 @@ struct Int8CrossTerms {
   double pairs = 0.0;   // sum_p n_p n'_p
 };
 
-// Depth index p's terms from the two operands' column sums there.
-EGEMM_INLINE Int8CrossTerms int8_cross_terms(double c_a, double z_a, std::uint32_t n_a, double c_b, double z_b,
-                                             std::uint32_t n_b) {
-  Int8CrossTerms t;
-  t.digits = add_rn(add_rn(mul_rn(z_a, c_b), mul_rn(c_a, z_b)), mul_rn(z_a, z_b));
-  t.fp32 = mul_rn(c_a, c_b);
-  t.pairs = mul_rn(static_cast<double>(n_a), static_cast<double>(n_b));
-  return t;
-}
-
 EGEMM_INLINE Int8CrossTerms add_rn(const Int8CrossTerms& x, const Int8CrossTerms& y) {
   return {add_rn(x.digits, y.digits), add_rn(x.fp32, y.fp32), add_rn(x.pairs, y.pairs)};
+}
+
+// Depth index p's terms from op(A)'s column sums there (a) and op(B)'s (b).
+EGEMM_INLINE Int8CrossTerms int8_cross_terms(const Int8ColumnSum& a, const Int8ColumnSum& b) {
+  Int8CrossTerms t;
+  t.digits = add_rn(add_rn(mul_rn(a.weights, b.squares), mul_rn(a.squares, b.weights)), mul_rn(a.weights, b.weights));
+  t.fp32 = mul_rn(a.squares, b.squares);
+  t.pairs = mul_rn(static_cast<double>(a.nonzeros), static_cast<double>(b.nonzeros));
+  return t;
 }
 
 // The digits' squared error at most int8_cross_bound times FP32's: on the
