@@ -76,21 +76,25 @@ TEST(CrossoverModel, AFasterKernelOrMoreBandwidthMovesTheCrossoverDown) {
   EXPECT_LT(crossover_size(d, 8192), crossover_size(d, 512));  // deeper products amortise the tile's fixed cost
 }
 
-// NormwiseFP32's route on the GPU (model/normwise_route.hpp): from m n k /
-// (m + n) = 2^25, i.e. 8192^3 and up, (4N, N, N) from N = 8192; not 4096^3
-// (measured slower than EmulatedFP32 there), nor wide and shallow products
-// whose row panels the route walks for little depth.
-TEST(NormwiseRouteModel, TheRoutePaysFromEightThousandCubed) {
+// NormwiseFP32's route on the GPU (model/normwise_route.hpp): where
+// m n / (m + n) >= 2048 and m n k / (m + n) >= 2^23: 4096^3 and up, the
+// skewed shapes from N = 4096, 8192 x 8192 x 2048; not 2048^3, nor wide
+// and thin products (their column sums are large beside the gemm), nor
+// shallow ones (the fixed costs).
+TEST(NormwiseRouteModel, TheRoutePaysFromFourThousandCubed) {
   using model::normwise_route_pays;
+  EXPECT_TRUE(normwise_route_pays(4096, 4096, 4096));
+  EXPECT_FALSE(normwise_route_pays(4096, 4096, 4095));
   EXPECT_TRUE(normwise_route_pays(8192, 8192, 8192));
-  EXPECT_FALSE(normwise_route_pays(8192, 8192, 8191));
   EXPECT_TRUE(normwise_route_pays(16384, 16384, 16384));
-  EXPECT_TRUE(normwise_route_pays(32768, 8192, 8192));
-  EXPECT_TRUE(normwise_route_pays(8192, 8192, 16384));
-  EXPECT_FALSE(normwise_route_pays(4096, 4096, 4096));
-  EXPECT_FALSE(normwise_route_pays(16384, 4096, 4096));
-  EXPECT_FALSE(normwise_route_pays(4096, 4096, 8192));
-  EXPECT_FALSE(normwise_route_pays(32768, 32768, 512));
+  EXPECT_TRUE(normwise_route_pays(16384, 4096, 4096));
+  EXPECT_TRUE(normwise_route_pays(4096, 4096, 8192));
+  EXPECT_TRUE(normwise_route_pays(8192, 8192, 2048));
+  EXPECT_FALSE(normwise_route_pays(8192, 8192, 1024));
+  EXPECT_FALSE(normwise_route_pays(2048, 2048, 2048));
+  EXPECT_FALSE(normwise_route_pays(2048, 2048, 65536));  // h = 1024, however deep
+  EXPECT_FALSE(normwise_route_pays(8192, 2048, 2048));
+  EXPECT_FALSE(normwise_route_pays(65536, 2047, 65536));  // h < 2047 for every m
   EXPECT_FALSE(normwise_route_pays(0, 8192, 8192));
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "device_support.hpp"
+#include "egemm/model/normwise_route.hpp"
 #include "egemm/path_selection.hpp"
 
 namespace egemm {
@@ -68,6 +69,21 @@ TEST(CudaDebugLog, SaysWhichRouteNormwiseFP32Took) {
   expect_route(EmulationPath::int8_digits);  // uniform rows at k = 4096
   b(1000, 17) = 4096.0f;                     // one column of op(B) spread far
   expect_route(EmulationPath::fp16_scaled);
+}
+
+// With the default switches a product below model::normwise_route_pays'
+// line goes to EmulatedFP32 at once, without the digits' split or the route.
+TEST(CudaDebugLog, SaysNormwiseFP32SkipsTheRouteBelowItsLine) {
+  EGEMM_REQUIRE_GPU();
+  const test::ScopedEnv debug("EGEMM_LOG", "debug"), defaults("EGEMM_SMALL_GEMM_FALLBACK", nullptr);
+  std::mt19937_64 gen(test::fresh_seed());
+  const index_t m = 256, n = 192, k = 4096;
+  ASSERT_FALSE(model::normwise_route_pays(m, n, k));
+  Matrix a = test::random_matrix(m, k, gen()), b = test::random_matrix(k, n, gen());
+  const std::string out = logged_call(a, b, NormwiseFP32{});
+  EXPECT_NE(out.find("cuda NormwiseFP32 NN m=256 n=192 k=4096 -> EmulatedFP32 (no digits for this shape)\n"),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace

@@ -1,32 +1,36 @@
 // Where NormwiseFP32's route to the digits pays on the GPU: its cost against
 // the digits' gain over EmulatedFP32.
 //
-// The route adds to a call (an H100, session 20, run 4, 8192^3): the
-// digits' split writing each 32-row panel's column sums (+69 us on 477), and
-// the kernel that sums them per depth index (252 us): a few dozen blocks,
-// each thread walking every row panel of op(A) and op(B) in order, about
-// 0.5 us a row panel however deep k is. The digits run the gemm ~10% faster
-// than EmulatedFP32 (Int8Slices against EmulatedFP32, sessions 17-19). With
-// the call's time 2 m n k / R (R ~ 220 TFLOP/s), the walk costs
-//   0.5 us (m + n) / 32  /  (2 m n k / R)  ~  1.7e6 (m + n) / (m n k)
-// of it, which is at most ~5% (the split's share and the other launches
-// take the rest of the gain) where m n k / (m + n) >= 2^25: 8192^3 (4.34x
-// SGEMM against EmulatedFP32's ~4.1x), deeper or larger products, (4N, N, N)
-// from N = 8192. Below it (4096^3 measured 3.33x against ~3.5x) the GPU runs
-// EmulatedFP32 directly. This follows the walk's latency, not a law of the
-// route: a wider walk would move the line (docs/performance.md).
+// The digits run the gemm 9-14% faster than EmulatedFP32 from 4096^3 up
+// (Int8Slices against EmulatedFP32; at 2048^3 not at all). The route costs
+// the column sums, written by the split and read back by the cross kernel:
+// (m + n) k / 32 entries, bytes that grow like the operands' against the
+// gemm's m n k, so a share of the call that goes like 1 / h with
+// h = m n / (m + n); and a few fixed costs (EmulatedFP32's gated sequence
+// starting and leaving, the launches: ~15 us at 4096^3) that a shallow
+// product does not repay. Hence two conditions: h >= 2^11 and
+// h k = m n k / (m + n) >= 2^23.
+//
+// Measured on an H200 (session 21, runs 2-3; the route forced, against
+// EmulatedFP32 in the same run): 2048^3 (h = 1024) -16%, 2048 x 2048 x 4096
+// -9%, 2048 x 2048 x 8192 -2%, 8192 x 2048 x 2048 (h = 1638) -3%; 4096^3
+// (h = 2048, h k = 2^23) +1.7%, 4096 x 4096 x 8192 +6.6%, 16384 x 4096 x 4096
+// +8%, 8192 x 8192 x 2048 (h k = 2^23) +10%, 8192^3 +7.8%. Below the line
+// the GPU runs EmulatedFP32 directly.
 #pragma once
 
 #include "egemm/gemm_args.hpp"
 
 namespace egemm::model {
 
-inline constexpr double normwise_route_min_intensity = 0x1p25;  // m n k / (m + n)
+inline constexpr double normwise_route_min_h = 0x1p11;         // m n / (m + n)
+inline constexpr double normwise_route_min_intensity = 0x1p23;  // m n k / (m + n)
 
 inline bool normwise_route_pays(index_t m, index_t n, index_t k) {
   if (m <= 0 || n <= 0 || k <= 0) return false;
   const double dm = static_cast<double>(m), dn = static_cast<double>(n);
-  return dm * dn * static_cast<double>(k) >= normwise_route_min_intensity * (dm + dn);
+  const double h = dm * dn / (dm + dn);
+  return h >= normwise_route_min_h && h * static_cast<double>(k) >= normwise_route_min_intensity;
 }
 
 }  // namespace egemm::model
