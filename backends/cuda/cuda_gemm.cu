@@ -144,17 +144,19 @@ struct PathReport {
 // Policy's split, gemm and entry fixups on a carved pair whose statistics
 // are zero, in stream order, the gemm's scratch taken from `scratch`.
 // EmulatedFP32 chooses its path on the device in `path_word` (its own, or
-// NormwiseFP32's, which may have taken the digits: then all of it exits at once).
+// NormwiseFP32's, which may have taken the digits: then all of it exits at
+// once, behind_route sizing its split's grid for that).
 template <class Policy>
 void enqueue_split_and_gemm(const GemmArgs& g, const SplitPair& s, std::uint32_t* path_word, WorkspaceCarver& scratch,
-                            cudaStream_t stream) {
+                            cudaStream_t stream, bool behind_route = false) {
   using traits = policy_traits<Policy>;
   constexpr bool selects_path = traits::id == PolicyId::emulated_fp32;
   constexpr bool digits = traits::split == SplitRule::int8_digits;
   const bool enqueue = !scratch.measures_only();
   if (enqueue) {
     if constexpr (selects_path) {
-      launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, path_word, s.verdict_blocks, s.any_nonfinite, stream);
+      launch_emulated_fp32_split(g.a_rows(), g.b_cols(), s.a, s.b, path_word, s.verdict_blocks, s.any_nonfinite, stream,
+                                 behind_route);
     } else if constexpr (digits) {
       launch_int8_slices_split(g.a_rows(), g.b_cols(), s.a, s.b, s.any_nonfinite, s.split_tickets, stream);
     } else {
@@ -239,7 +241,7 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   const std::size_t digits_end = scratch.size();
   scratch.rewind_to(pieces_at);
   carve_pieces(scratch, policy_traits<EmulatedFP32>::pieces_per_operand, piece_bytes_of<EmulatedFP32>(), fallback);
-  enqueue_split_and_gemm<EmulatedFP32>(g, fallback, path_word, scratch, stream);
+  enqueue_split_and_gemm<EmulatedFP32>(g, fallback, path_word, scratch, stream, /*behind_route=*/true);
   scratch.extend_to(digits_end);
   if (enqueue && report != nullptr) copy_back_report(fallback, path_word, *report, stream);
 }

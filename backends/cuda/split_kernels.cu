@@ -89,10 +89,15 @@ enum class PanelSplit {
   guessed_scaling,    // EmulatedFP32: scales each row by its guessed exponent, gathers its statistics
 };
 
+// Panel (x, y) of operand z: rows from x * panel_rows, depth from y * panel_k.
+struct PanelIndex {
+  unsigned x, y, z;
+};
+
 template <SplitRule Rule, PanelSplit Mode>
-__device__ __forceinline__ void split_panel_of(const OperandRows& src, const SplitOperand& dst,
+__device__ __forceinline__ void split_panel_of(const OperandRows& src, const SplitOperand& dst, PanelIndex at,
                                                std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
-  const index_t r0 = static_cast<index_t>(blockIdx.x) * panel_rows, p0 = static_cast<index_t>(blockIdx.y) * panel_k;
+  const index_t r0 = static_cast<index_t>(at.x) * panel_rows, p0 = static_cast<index_t>(at.y) * panel_k;
   if (r0 >= dst.rows_pad || p0 >= dst.depth_pad) return;  // the grid spans the larger operand
   __shared__ Panel panel;
   load_panel(src, r0, p0, panel);
@@ -107,7 +112,7 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
   if constexpr (Mode == PanelSplit::guessed_scaling) {
     __shared__ PrefixPanel prefix;
     const int e = guessed_row_exponent(src, r0, prefix);
-    if (blockIdx.y == 0 && q == 0) dst.exponent[row] = e;
+    if (at.y == 0 && q == 0) dst.exponent[row] = e;
     RowStats stats;
 #pragma unroll
     for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
@@ -121,24 +126,59 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
     __syncthreads();
     tf32 = in_tf32;
     if (!tf32) scale_row_values(x, e, all_finite);
-    if (threadIdx.x == 0) dst.panel_in_tf32[blockIdx.x * split_k_panels(dst) + blockIdx.y] = tf32 ? 1u : 0u;
+    if (threadIdx.x == 0) dst.panel_in_tf32[at.x * split_k_panels(dst) + at.y] = tf32 ? 1u : 0u;
   } else {
     if constexpr (Mode == PanelSplit::records_nonfinite) all_finite = record_nonfinite(x, row, src.rows, dst, any_nonfinite);
-    if (blockIdx.y == 0 && q == 0) dst.exponent[row] = 0;
+    if (at.y == 0 && q == 0) dst.exponent[row] = 0;
   }
   write_row_values<Rule>(x, dst, row, p0, q, tf32, all_finite);
 }
 
+// `src` with its strides passed through an empty asm: in a loop over panels
+// the compiler would otherwise keep the panel walk's 16 offsets live across
+// iterations (128 registers, or spills under the occupancy's cap).
+__device__ __forceinline__ OperandRows with_opaque_strides(OperandRows src) {
+  asm volatile("" : "+l"(src.row_stride), "+l"(src.depth_stride));
+  return src;
+}
+
+template <SplitRule Rule, PanelSplit Mode, bool InLoop = false>
+__device__ __forceinline__ void split_panel(const OperandPair& ops, PanelIndex at, std::uint32_t* any_nonfinite,
+                                            std::uint32_t* path_word) {
+  const auto src = [&](int z) { return InLoop ? with_opaque_strides(ops.src[z]) : ops.src[z]; };
+  if (at.z == 0)
+    split_panel_of<Rule, Mode>(src(0), ops.dst[0], at, any_nonfinite, path_word);
+  else
+    split_panel_of<Rule, Mode>(src(1), ops.dst[1], at, any_nonfinite, path_word);
+}
+
+// A block a panel.
 template <SplitRule Rule, PanelSplit Mode>
 __global__ void __launch_bounds__(split_threads, 5)
     split_kernel(const OperandPair ops, std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   wait_for_previous_kernel();
   allow_next_kernel();
   if (!route_taken(path_word, false)) return;  // NormwiseFP32 took the digits
-  if (blockIdx.z == 0)
-    split_panel_of<Rule, Mode>(ops.src[0], ops.dst[0], any_nonfinite, path_word);
-  else
-    split_panel_of<Rule, Mode>(ops.src[1], ops.dst[1], any_nonfinite, path_word);
+  split_panel<Rule, Mode>(ops, PanelIndex{blockIdx.x, blockIdx.y, blockIdx.z}, any_nonfinite, path_word);
+}
+
+// The same panels walked by a grid the SMs hold at once, in the order the
+// one-a-panel grid starts them (x fastest): for NormwiseFP32's fallback,
+// which usually leaves at once, and a grid of one block a panel (32768 at
+// 8192^3) took ~40 us only to start and leave its blocks.
+template <SplitRule Rule, PanelSplit Mode>
+__global__ void __launch_bounds__(split_threads, 4)  // 5 a SM left the loop 48 registers: it spilled
+    split_walk_kernel(const OperandPair ops, const dim3 panels, std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
+  wait_for_previous_kernel();
+  allow_next_kernel();
+  if (!route_taken(path_word, false)) return;  // NormwiseFP32 took the digits
+  const unsigned per_operand = panels.x * panels.y;
+#pragma unroll 1
+  for (unsigned i = blockIdx.x; i < per_operand * panels.z; i += gridDim.x) {
+    __syncthreads();  // the previous panel's shared memory is read
+    split_panel<Rule, Mode, true>(ops, PanelIndex{i % panels.x, i % per_operand / panels.x, i / per_operand},
+                                  any_nonfinite, path_word);
+  }
 }
 
 // Row `row` of `op`: its range verdict from the statistics the split
@@ -226,13 +266,8 @@ __device__ __forceinline__ void resplit_item(const OperandRows& src, const Split
   if (Tf32 && tf32_panel_intact(dst, item, item / panels * panel_rows, p0)) return;
   const index_t listed = Tf32 ? -1 : static_cast<index_t>(dst.resplit_list[item / panels]);
   const index_t r0 = Tf32 ? item / panels * panel_rows : listed / panel_rows * panel_rows;
-  // The strides pass through an empty asm each item, so that the compiler
-  // does not keep the panel walk's 16 offsets live across the loop (128
-  // registers, a quarter of the occupancy of the one-panel split kernel).
-  OperandRows walked = src;
-  asm volatile("" : "+l"(walked.row_stride), "+l"(walked.depth_stride));
   __syncthreads();  // the previous item's reads of the panel are done
-  load_panel(walked, r0, p0, panel);
+  load_panel(with_opaque_strides(src), r0, p0, panel);
   __syncthreads();
   const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
   const index_t row = r0 + r;
@@ -332,13 +367,24 @@ void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, Split
 
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                                 const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* verdict_blocks,
-                                std::uint32_t* any_nonfinite, cudaStream_t stream) {
+                                std::uint32_t* any_nonfinite, cudaStream_t stream, bool behind_route) {
   const OperandPair both{{a_src, b_src}, {a, b}};
   const dim3 grid = panel_grid(both, 2);
   if (grid.x == 0 || grid.y == 0) return;
   // The first kernel after the statistics' memset: a plain launch.
-  launch_plain(split_kernel<SplitRule::round_scaled_lo, PanelSplit::guessed_scaling>, grid, dim3(split_threads), 0,
-               stream, both, any_nonfinite, path_word);
+  constexpr auto rule = SplitRule::round_scaled_lo;
+  if (behind_route) {
+    constexpr auto walk = split_walk_kernel<rule, PanelSplit::guessed_scaling>;
+    static PerDevice<int> held;
+    const int per_sm = held.get([](int) { return resident_blocks_per_sm(walk, split_threads, 0); });
+    const index_t panels = static_cast<index_t>(grid.x) * grid.y * grid.z;
+    const index_t blocks = std::min<index_t>(panels, static_cast<index_t>(per_sm) * device_facts().sms);
+    launch_plain(walk, dim3(static_cast<unsigned>(blocks)), dim3(split_threads), 0, stream, both, grid, any_nonfinite,
+                 path_word);
+  } else {
+    launch_plain(split_kernel<rule, PanelSplit::guessed_scaling>, grid, dim3(split_threads), 0, stream, both,
+                 any_nonfinite, path_word);
+  }
   if (a.rows + b.rows > 0) {
     const index_t blocks = (a.rows + b.rows + path_choice_threads - 1) / path_choice_threads;
     launch_dependent(path_choice_kernel, dim3(static_cast<unsigned>(blocks)), path_choice_threads, 0, stream, a, b,

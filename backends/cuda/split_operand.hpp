@@ -146,9 +146,11 @@ void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, Split
 //     out, otherwise the listed wide rows are flagged for float64);
 //  3. the second split, by the chosen path: the listed rows again (FP16),
 //     the panels not yet in TF32 pieces (full range), or nothing (native).
+// behind_route: NormwiseFP32's fallback, which the route's word usually
+// tells to leave at once: step 1 by a grid the SMs hold, walking the panels.
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                                 const SplitOperand& b, std::uint32_t* path_word, std::uint32_t* verdict_blocks,
-                                std::uint32_t* any_nonfinite, cudaStream_t stream);
+                                std::uint32_t* any_nonfinite, cudaStream_t stream, bool behind_route = false);
 
 // Int8Slices' split of op(A) and op(B)^T into three digit pieces (1 byte an
 // element), each row with its exact exponent, and each row's largest finite

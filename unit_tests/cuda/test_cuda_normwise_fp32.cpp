@@ -117,7 +117,8 @@ TEST(CudaNormwiseFP32, OneSpreadRowOrColumnRunsEmulatedFP32WithItsBits) {
 // with beta != 0), zero rows, and rows wide enough for EmulatedFP32's TF32 path.
 TEST(CudaNormwiseFP32, SpecialValuesZeroRowsAndWideRowsOnBothRoutes) {
   EGEMM_REQUIRE_GPU();
-  const test::GemmCase c{'N', 'N', 200, 150, 2048, 1.5f, -0.5f, 2};
+  // 640 rows: more split panels (20 x 16 x 2) than the fallback's split grid holds (132 SMs x 4).
+  const test::GemmCase c{'N', 'N', 640, 150, 2048, 1.5f, -0.5f, 2};
   for (int variant = 0; variant < 3; ++variant) {
     const std::uint64_t seed = test::fresh_seed();
     SCOPED_TRACE(::testing::Message() << "variant " << variant << " seed=" << seed);
