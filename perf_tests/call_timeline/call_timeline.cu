@@ -5,10 +5,11 @@
 // the GPU waited for the host to enqueue. CUPTI records both
 // (activity_trace.hpp), so no profiler is needed.
 //
-//   egemm_call_timeline [--shapes 2048x2048x2048,...] [--policies EmulatedFP32,...] [--calls N] [--csv FILE]
+//   egemm_call_timeline [--shapes 2048x2048x2048,...] [--policies EmulatedFP32,...] [--calls N]
+//                       [--inputs uniform|wide] [--csv FILE]
 //
 // Per shape, each policy and cuBLAS SGEMM run on fresh random inputs in
-// [-1, 1] (gemm_suite's DeviceProblem), are checked once against its float64
+// [-1, 1], or the suite's wide inputs (gemm_suite's DeviceProblem), are checked once against its float64
 // reference (C poisoned with NaN first; the tool exits 1 if a method leaves
 // an entry unwritten or its relative Frobenius error exceeds the method's
 // bound), are warmed up for at least 50 ms, then traced over
@@ -61,6 +62,7 @@ struct Options {
   std::vector<Shape> shapes{{2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}};
   std::vector<std::string> policies{"EmulatedFP32"};
   int calls = 20;
+  egemm::bench::Distribution inputs = egemm::bench::Distribution::uniform;
   std::string csv;
 };
 
@@ -84,12 +86,16 @@ Options parse(int argc, char** argv) {
     } else if (arg == "--calls" && has_value) {
       o.calls = std::atoi(argv[++i]);
       if (o.calls < 1) throw std::invalid_argument("--calls: at least 1");
+    } else if (arg == "--inputs" && has_value) {
+      const std::string v = argv[++i];
+      if (v != "uniform" && v != "wide") throw std::invalid_argument("--inputs: uniform or wide, not '" + v + "'");
+      o.inputs = v == "wide" ? egemm::bench::Distribution::wide : egemm::bench::Distribution::uniform;
     } else if (arg == "--csv" && has_value) {
       o.csv = argv[++i];
     } else {
       throw std::invalid_argument("unknown or incomplete argument '" + arg +
                                   "'; usage: egemm_call_timeline [--shapes MxNxK,...] [--policies Tag,...] "
-                                  "[--calls N] [--csv FILE]");
+                                  "[--calls N] [--inputs uniform|wide] [--csv FILE]");
     }
   }
   return o;
@@ -268,7 +274,7 @@ Accuracy checked_accuracy(const Problem& p, const Method& method, cudaStream_t s
   const std::string what = method.name + " on " + text(p.shape());
   if (e.nonfinite > 0)
     throw std::runtime_error(what + " left " + std::to_string(static_cast<long long>(e.nonfinite)) +
-                             " entries of the NaN-poisoned C Inf/NaN (unwritten, or overflowed on [-1, 1) inputs)");
+                             " entries of the NaN-poisoned C Inf/NaN (unwritten, or overflowed: the wide inputs overflow FP16 pieces)");
   const double bound = method.error_bound(p.shape());
   if (!(e.rel_frobenius <= bound)) {
     char numbers[96];
@@ -307,7 +313,7 @@ int main(int argc, char** argv) try {
   int step = 0;
   const int steps = static_cast<int>(o.shapes.size() * methods.size());
   for (const Shape& shape : o.shapes) {
-    const Problem problem(shape, egemm::bench::Distribution::uniform, std::random_device{}());
+    const Problem problem(shape, o.inputs, std::random_device{}());
     for (const Method& method : methods) {
       std::fprintf(stderr, "[%d/%d] %s %s\n", ++step, steps, text(shape).c_str(), method.name.c_str());
       const Accuracy accuracy = checked_accuracy(problem, method, stream);
