@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(split_threads, 5)
 // which usually leaves at once, and a grid of one block a panel (32768 at
 // 8192^3) took ~40 us only to start and leave its blocks.
 template <SplitRule Rule, PanelSplit Mode>
-__global__ void __launch_bounds__(split_threads, 4)  // 5 a SM left the loop 48 registers: it spilled
+__global__ void __launch_bounds__(split_threads, 4)  // 5 a SM (48 registers): the loop spilled
     split_walk_kernel(const OperandPair ops, const dim3 panels, std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   wait_for_previous_kernel();
   allow_next_kernel();
