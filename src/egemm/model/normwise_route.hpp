@@ -15,8 +15,9 @@
 // EmulatedFP32 in the same run): 2048^3 (h = 1024) -16%, 2048 x 2048 x 4096
 // -9%, 2048 x 2048 x 8192 -2%, 8192 x 2048 x 2048 (h = 1638) -3%; 4096^3
 // (h = 2048, h k = 2^23) +1.7%, 4096 x 4096 x 8192 +6.6%, 16384 x 4096 x 4096
-// +8%, 8192 x 8192 x 2048 (h k = 2^23) +10%, 8192^3 +7.8%. Below the line
-// the GPU runs EmulatedFP32 directly.
+// +8%, 8192 x 8192 x 2048 (h k = 2^23) +10%, 8192^3 +7.8%; on an H100 (run
+// 7, as shipped) 4096^3 184 against 180 TFLOP/s, 4096 x 4096 x 8192 200
+// against 187. Below the line the GPU runs EmulatedFP32 directly.
 #pragma once
 
 #include "egemm/gemm_args.hpp"
