@@ -1,5 +1,6 @@
 // EGEMM demo: one 1024^3 KokkosBlas::gemm with the EmulatedFP32 tag (and
-// with Int8Slices, the INT8 tensor-core path) on Kokkos' default execution
+// with Int8Slices, the INT8 tensor-core path, and NormwiseFP32, which takes
+// that path only where it is as accurate as FP32 in norm) on Kokkos' default execution
 // space (the GPU when Kokkos was built with CUDA, else the host fallback),
 // against float64 and against plain FP32 (Kokkos Kernels' gemm, and on a GPU
 // cuBLAS SGEMM too: FP32 gemms differ by their order of summation). Where
@@ -91,6 +92,17 @@ void print_ratios(const char* tag, const egemm::reference::ErrorStats& e, std::i
   std::printf("\n");
 }
 
+// Which route NormwiseFP32 took, as its result shows it: Int8Slices' bits or EmulatedFP32's.
+void print_normwise_route(const std::vector<float>& normwise, const std::vector<float>& int8,
+                          const std::vector<float>& emulated) {
+  if (normwise == int8)
+    std::printf("  NormwiseFP32 took Int8Slices' digits here (its C is Int8Slices', bit for bit): every row and\n"
+                "  the operands' column sums showed them at least as accurate as FP32 in norm.\n");
+  else if (normwise == emulated)
+    std::printf("  NormwiseFP32 ran EmulatedFP32 here (its C is EmulatedFP32's, bit for bit): the digits would not\n"
+                "  have been as accurate as FP32 (uniform rows need k of ~1600 and more), or not paid at this size.\n");
+}
+
 // Where the GPU's EmulatedFP32 ran SGEMM instead of the emulation.
 void print_hand_off_note(int n) {
   if (!egemm::emulated_fp32_uses_tensor_cores(n, n, n))
@@ -133,11 +145,13 @@ void run_on_gpu(int n, const std::vector<float>& a, const std::vector<float>& b,
   };
   const auto e_emulated = run(egemm::EmulatedFP32{}, "EmulatedFP32 (EGEMM, GPU)");
   const auto e_int8 = run(egemm::Int8Slices{}, "Int8Slices (EGEMM, GPU)");
+  const auto e_normwise = run(egemm::NormwiseFP32{}, "NormwiseFP32 (EGEMM, GPU)");
   const auto e_sgemm = run(egemm::NativeFP32{}, "FP32 SGEMM (cuBLAS, GPU)");
   if (e_sgemm.rel_frobenius > 0.0) {
     std::printf("\n  error against FP32's (<= 1: at least as accurate):\n");
     print_ratios("EmulatedFP32", e_emulated, {{"FP32 SGEMM", e_sgemm}});
     print_ratios("Int8Slices", e_int8, {{"FP32 SGEMM", e_sgemm}});
+    print_ratios("NormwiseFP32", e_normwise, {{"FP32 SGEMM", e_sgemm}});
     print_hand_off_note(n);
   }
   cudaFree(da);
@@ -175,10 +189,11 @@ int main(int argc, char** argv) {
                 "        the same product runs on the GPU through EGEMM's raw-pointer API below\n");
 
   const Matrix A = random_matrix("A", n, n, 1), B = random_matrix("B", n, n, 2);
-  Matrix C_emulated("C_emulated", n, n), C_int8("C_int8", n, n), C_fp32("C_fp32", n, n);
+  Matrix C_emulated("C_emulated", n, n), C_int8("C_int8", n, n), C_normwise("C_normwise", n, n), C_fp32("C_fp32", n, n);
   Matrix C_sgemm("C_sgemm", on_gpu ? n : 0, on_gpu ? n : 0);
   const double t_emulated = timed_gemm(egemm::EmulatedFP32{}, A, B, C_emulated);
   const double t_int8 = timed_gemm(egemm::Int8Slices{}, A, B, C_int8);
+  const double t_normwise = timed_gemm(egemm::NormwiseFP32{}, A, B, C_normwise);
   const double t_fp32 = timed_gemm(egemm::NativeFP32{}, A, B, C_fp32);
   // On a CUDA Kokkos, NativeFP32 is Kokkos Kernels' own gemm; cuBLAS SGEMM (what
   // EmulatedFP32 hands small products to) on the same Views through the raw API.
@@ -196,12 +211,14 @@ int main(int argc, char** argv) {
       egemm::make_gemm_args("demo", 'N', 'T', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, unused_c.data(), n);
   egemm::reference::gemm_fp64(args, ref.data());
   const auto error_of = [&](const Matrix& C) { return egemm::reference::compare(to_host(C).data(), n, ref.data(), n, n); };
-  const auto e_emulated = error_of(C_emulated), e_int8 = error_of(C_int8), e_fp32 = error_of(C_fp32);
+  const auto e_emulated = error_of(C_emulated), e_int8 = error_of(C_int8), e_normwise = error_of(C_normwise);
+  const auto e_fp32 = error_of(C_fp32);
 
   const double flop = 2.0 * n * n * n;
   std::printf("\n  %-26s %12s %12s %14s %14s\n", "path", "time [ms]", "GFLOP/s", "rel. Frob err", "max abs err");
   print_row("EmulatedFP32 (EGEMM)", t_emulated, flop, e_emulated);
   print_row("Int8Slices (EGEMM)", t_int8, flop, e_int8);
+  print_row("NormwiseFP32 (EGEMM)", t_normwise, flop, e_normwise);
   print_row("plain FP32 (KokkosBlas)", t_fp32, flop, e_fp32);
   const auto e_sgemm = on_gpu ? error_of(C_sgemm) : egemm::reference::ErrorStats{};
   if (on_gpu) print_row("FP32 SGEMM (cuBLAS)", t_sgemm, flop, e_sgemm);
@@ -209,15 +226,18 @@ int main(int argc, char** argv) {
   if (on_gpu) {
     print_ratios("EmulatedFP32", e_emulated, {{"KokkosBlas FP32", e_fp32}, {"cuBLAS SGEMM", e_sgemm}});
     print_ratios("Int8Slices", e_int8, {{"KokkosBlas FP32", e_fp32}, {"cuBLAS SGEMM", e_sgemm}});
+    print_ratios("NormwiseFP32", e_normwise, {{"KokkosBlas FP32", e_fp32}, {"cuBLAS SGEMM", e_sgemm}});
     print_hand_off_note(n);
     std::printf("  The two FP32 gemms sum in different orders: here Kokkos Kernels' lands at %.2f of SGEMM's error.\n",
                 e_fp32.rel_frobenius / e_sgemm.rel_frobenius);
   } else {
     print_ratios("EmulatedFP32", e_emulated, {{"KokkosBlas FP32", e_fp32}});
     print_ratios("Int8Slices", e_int8, {{"KokkosBlas FP32", e_fp32}});
+    print_ratios("NormwiseFP32", e_normwise, {{"KokkosBlas FP32", e_fp32}});
   }
   std::printf("  Int8Slices keeps ~2^-24 of each row's largest element: for rows of similar magnitudes\n"
               "  (README, \"Precision policies\").\n");
+  print_normwise_route(to_host(C_normwise), to_host(C_int8), to_host(C_emulated));
   if (!on_gpu) std::printf("  (host fallback times check correctness, not speed)\n");
 #if defined(EGEMM_DEMO_RAW_CUDA)
   if (!on_gpu && egemm::cuda_available()) run_on_gpu(n, a, b, ref);
