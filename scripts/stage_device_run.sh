@@ -3,6 +3,10 @@
 # folder that can travel to the GPU machine (the device tool's `carry`):
 # executables, libegemm, the report script. Object files stay behind.
 #   scripts/stage_device_run.sh BUILD_DIR STAGE_DIR
+# STAGE_SYSTEM_LIBS=1 also copies the distribution's libraries the programs
+# link beyond glibc, libstdc++ and CUDA's (Debian's Kokkos and its BLAS,
+# LAPACK and Fortran runtime: ~18 MB), for a GPU machine whose image lacks
+# them (session 21's H100 did: the demo and the Kokkos tests did not start).
 set -euo pipefail
 build=${1:?build dir}
 stage=${2:?stage dir}
@@ -19,6 +23,12 @@ if [[ -x $build/perf_tests/egemm_call_timeline ]]; then
   cp -L "$(ldd "$build/perf_tests/egemm_call_timeline" | awk '/libcupti/ {print $3}')" "$stage/lib/" 2>/dev/null || true
 fi
 find "$build" -type f -perm -u+x \( -name 'egemm_*' \) ! -path '*/CMakeFiles/*' -exec cp {} "$stage/bin/" \;
+if [[ ${STAGE_SYSTEM_LIBS:-0} == 1 ]]; then
+  for program in "$stage"/bin/*; do ldd "$program" 2>/dev/null; done |
+    awk '$3 ~ /^\/(usr\/)?lib\/x86_64-linux-gnu\// {print $3}' | sort -u |
+    grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|ld-linux-x86-64|libcuda)\.so' |
+    xargs -r cp -L -t "$stage/lib/"
+fi
 cp "$(dirname "$0")/run_device_checks.sh" "$stage/"
 cp "$(dirname "$0")/../perf_tests/report.py" "$(dirname "$0")/../perf_tests/call_timeline/plot_call_timeline.py" "$stage/"
 du -sh "$stage"/* | sed 's/^/  /'
