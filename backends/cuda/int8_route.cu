@@ -69,8 +69,8 @@ __device__ __forceinline__ Int8CrossTerms fold_warp(Int8CrossTerms t) {
 }
 
 // Block g: the cross terms of depth indices [32 g, 32 g + 32), folded.
-__global__ void __launch_bounds__(lanes* lanes) int8_cross_kernel(const SplitOperand a, const SplitOperand b,
-                                                                   Int8CrossTerms* group_terms) {
+__global__ void __launch_bounds__(lanes * lanes) int8_cross_kernel(const SplitOperand a, const SplitOperand b,
+                                                                    Int8CrossTerms* group_terms) {
   wait_for_previous_kernel();
   allow_next_kernel();
   __shared__ LaneSums sums_a, sums_b;
