@@ -27,4 +27,14 @@ std::string describe_path_choice(const char* backend, const GemmArgs& args, Emul
   return s;
 }
 
+std::string describe_normwise_route(const char* backend, const GemmArgs& args, EmulationPath path,
+                                    const numerics::Int8CrossTerms& terms) {
+  const double entries = static_cast<double>(args.m) * static_cast<double>(args.n);
+  const double model = terms.pairs * terms.fp32 > 0.0 ? entries * terms.digits / (terms.pairs * terms.fp32) : 0.0;
+  char sums[192];
+  std::snprintf(sums, sizeof sums, " (cross terms digits=%a fp32=%a pairs=%a: Q = %.3g, the rule's bound %g)",
+                terms.digits, terms.fp32, terms.pairs, model, numerics::int8_cross_bound);
+  return std::string(backend) + " NormwiseFP32 " + describe(args) + " -> " + path_name(path) + sums;
+}
+
 }  // namespace egemm

@@ -96,17 +96,25 @@ class PanelLanes {
   std::vector<std::vector<Int8ColumnSum>> lane_;
 };
 
-// One operand's column sums at every depth index p, as the GPU forms them.
+// One operand's column sums at every depth index p, as the GPU forms them:
+// each 32-row panel's two 16-row halves summed in order, then added.
 std::vector<Int8ColumnSum> column_sums(const OperandRows& rows) {
   PanelLanes lanes(rows.depth);
-  std::vector<Int8ColumnSum> panel(static_cast<std::size_t>(rows.depth));
-  constexpr index_t panel_rows = numerics::int8_cross_panel_rows;
+  const auto k = static_cast<std::size_t>(rows.depth);
+  std::vector<Int8ColumnSum> panel(k), half(k);
+  constexpr index_t panel_rows = numerics::int8_cross_panel_rows, half_rows = numerics::int8_cross_half_rows;
   for (index_t r0 = 0; r0 < rows.rows; r0 += panel_rows) {
-    std::fill(panel.begin(), panel.end(), Int8ColumnSum{});
-    for (index_t r = r0; r < std::min(r0 + panel_rows, rows.rows); ++r) {
-      const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
-      for (std::size_t p = 0; p < panel.size(); ++p)
-        panel[p] = numerics::add_rn(panel[p], numerics::int8_column_part(rows(r, static_cast<index_t>(p)), e));
+    for (index_t h0 = r0; h0 < r0 + panel_rows; h0 += half_rows) {
+      std::fill(half.begin(), half.end(), Int8ColumnSum{});
+      for (index_t r = h0; r < std::min(h0 + half_rows, rows.rows); ++r) {
+        const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
+        for (std::size_t p = 0; p < k; ++p)
+          half[p] = numerics::add_rn(half[p], numerics::int8_column_part(rows(r, static_cast<index_t>(p)), e));
+      }
+      if (h0 == r0)
+        panel = half;
+      else
+        for (std::size_t p = 0; p < k; ++p) panel[p] = numerics::add_rn(panel[p], half[p]);
     }
     lanes.add_panel(r0 / panel_rows, panel.data());
   }

@@ -173,29 +173,50 @@ TEST(NormwiseFP32, TheCrossTermsAreTheModelsSums) {
 
 // From the operands or from their row panels' column sums (what the GPU's
 // cross kernel is checked against), the same terms bit for bit: more row
-// panels than the strided sum's lanes, a depth not a multiple of its groups.
+// panels than the strided sum's lanes, a depth not a multiple of its groups;
+// and one panel at a shallow depth, where a panel's own order (two 16-row
+// halves, each in order) shows in the totals' last bits.
 TEST(NormwiseFP32, TheCrossTermsFromPanelSumsAreTheOperandsBitForBit) {
   const std::uint64_t seed = test::fresh_seed();
   SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  const index_t m = 35 * 32 + 7, n = 40, k = 70;
-  Matrix a = test::random_matrix(m, k, seed), b = test::random_matrix(k, n, seed + 1);
-  for (index_t i = 0; i < m; i += 5) a(i, i % k) = std::ldexp(a(i, i % k), -30);  // rows of other exponents
-  const GemmArgs g = make_operand_args("test", 'N', 'N', m, n, k, a.ptr(), a.ld, b.ptr(), b.ld);
-  const auto panel_sums = [k](const OperandRows& rows) {  // per 32-row panel, its rows in order
-    std::vector<numerics::Int8ColumnSum> sums(static_cast<std::size_t>((rows.rows + 31) / 32 * k));
+  // Per 32-row panel: each 16-row half's rows in order, then the two halves added.
+  const auto panel_sums = [](const OperandRows& rows) {
+    const index_t k = rows.depth, halves = (rows.rows + 31) / 32 * 2;
+    std::vector<numerics::Int8ColumnSum> half(static_cast<std::size_t>(halves * k)), sums(half.size() / 2);
     for (index_t r = 0; r < rows.rows; ++r) {
       const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
       for (index_t p = 0; p < k; ++p) {
-        numerics::Int8ColumnSum& s = sums[static_cast<std::size_t>(r / 32 * k + p)];
+        numerics::Int8ColumnSum& s = half[static_cast<std::size_t>(r / 16 * k + p)];
         s = numerics::add_rn(s, numerics::int8_column_part(rows(r, p), e));
       }
     }
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+      const std::size_t panel = i / static_cast<std::size_t>(k), p = i % static_cast<std::size_t>(k);
+      sums[i] = numerics::add_rn(half[2 * panel * k + p], half[(2 * panel + 1) * k + p]);
+    }
     return sums;
   };
-  const numerics::Int8CrossTerms from_rows = int8_cross_terms(g.a_rows(), g.b_cols());
-  const numerics::Int8CrossTerms from_panels = int8_cross_terms_of_panels(panel_sums(g.a_rows()), panel_sums(g.b_cols()), k);
-  EXPECT_EQ(std::memcmp(&from_rows, &from_panels, sizeof from_rows), 0);
-  EXPECT_GT(from_rows.fp32, 0.0);
+  struct Shape {
+    index_t m, n, k;
+    std::uint64_t seed;
+  };
+  std::vector<Shape> shapes{{35 * 32 + 7, 40, 70, seed}};
+  for (std::uint64_t i = 1; i <= 8; ++i) shapes.push_back({32, 32, 2, seed + 2 * i});  // a quarter pass by chance
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(::testing::Message() << s.m << " x " << s.n << " x " << s.k << ", seed " << s.seed);
+    // Exponents over 2^-4..2^4: float64 sums of their squares (48-bit mantissas a few bits
+    // apart) round at every add, so a sum in another order shows in the last bits.
+    Matrix a = test::random_wide_matrix(s.m, s.k, s.seed, -4, 4);
+    Matrix b = test::random_wide_matrix(s.k, s.n, s.seed + 1, -4, 4);
+    const GemmArgs g = make_operand_args("test", 'N', 'N', s.m, s.n, s.k, a.ptr(), a.ld, b.ptr(), b.ld);
+    const numerics::Int8CrossTerms from_rows = int8_cross_terms(g.a_rows(), g.b_cols());
+    const numerics::Int8CrossTerms from_panels =
+        int8_cross_terms_of_panels(panel_sums(g.a_rows()), panel_sums(g.b_cols()), s.k);
+    EXPECT_EQ(std::memcmp(&from_rows, &from_panels, sizeof from_rows), 0)
+        << std::hexfloat << from_rows.digits << " " << from_rows.fp32 << " against " << from_panels.digits << " "
+        << from_panels.fp32;
+    EXPECT_GT(from_rows.fp32, 0.0);
+  }
 }
 
 // The study's input families (perf_tests/int8_accuracy): each that takes the

@@ -139,6 +139,7 @@ constexpr std::size_t piece_bytes_of() {
 // device chose it, and the wide rows the FP16 path recomputes.
 struct PathReport {
   std::uint32_t word = 0, wide_a = 0, wide_b = 0;
+  numerics::Int8CrossTerms cross;  // NormwiseFP32: the cross rule's sums its route held against the bound
 };
 
 // Policy's split, gemm and entry fixups on a carved pair whose statistics
@@ -243,7 +244,11 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   carve_pieces(scratch, policy_traits<EmulatedFP32>::pieces_per_operand, piece_bytes_of<EmulatedFP32>(), fallback);
   enqueue_split_and_gemm<EmulatedFP32>(g, fallback, path_word, scratch, stream, /*behind_route=*/true);
   scratch.extend_to(digits_end);
-  if (enqueue && report != nullptr) copy_back_report(fallback, path_word, *report, stream);
+  if (enqueue && report != nullptr) {
+    copy_back_report(fallback, path_word, *report, stream);
+    EGEMM_CUDA_CHECK(cudaMemcpyAsync(&report->cross, cross_terms + cross_groups, sizeof report->cross,
+                                     cudaMemcpyDeviceToHost, stream));
+  }
 }
 
 // Whether this call can wait to report its path: not while `stream` is captured.
@@ -309,7 +314,7 @@ void normwise_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
   PathReport* const wanted = can_report_path(stream) ? &report : nullptr;
   enqueue_with_workspace(stream, [&](WorkspaceCarver& scratch) { enqueue_normwise_gemm(args, scratch, stream, wanted); });
   if (wanted != nullptr)
-    log_debug([&] { return "cuda NormwiseFP32 " + describe(args) + " -> " + path_name(path_from_word(report.word)); });
+    log_debug([&] { return describe_normwise_route("cuda", args, path_from_word(report.word), report.cross); });
 }
 }  // namespace
 

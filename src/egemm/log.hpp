@@ -25,4 +25,10 @@ std::string describe(const GemmArgs& args);
 std::string describe_path_choice(const char* backend, const GemmArgs& args, EmulationPath path, index_t wide_rows_a,
                                  index_t wide_columns_b);
 
+// "<backend> NormwiseFP32 NT m=.. n=.. k=.. -> <path> (cross terms digits=<hex> fp32=<hex>
+// pairs=<hex>: Q = <m n digits / (pairs fp32)>, the rule's bound <bound>)": the cross rule's sums
+// exactly (C99 hexadecimal floats), and the model's ratio it held against the bound.
+std::string describe_normwise_route(const char* backend, const GemmArgs& args, EmulationPath path,
+                                    const numerics::Int8CrossTerms& terms);
+
 }  // namespace egemm

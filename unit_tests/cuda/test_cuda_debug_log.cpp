@@ -2,12 +2,17 @@
 // (read back after the call), the same as egemm::emulated_fp32_path finds on
 // the host for the same operands: the FP16 path with the wide rows it
 // recomputes in float64, or the TF32 path when too many rows are wide; and
-// for a NormwiseFP32 call the route it took.
+// for a NormwiseFP32 call the route it took and the cross rule's sums, bit
+// for bit the host's.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "device_support.hpp"
 #include "egemm/model/normwise_route.hpp"
@@ -62,7 +67,7 @@ TEST(CudaDebugLog, SaysWhichRouteNormwiseFP32Took) {
   const auto expect_route = [&](EmulationPath want) {
     ASSERT_EQ(normwise_fp32_path('N', 'N', m, n, k, a.ptr(), a.ld, b.ptr(), b.ld), want);
     const std::string out = logged_call(a, b, NormwiseFP32{});
-    EXPECT_NE(out.find(std::string("cuda NormwiseFP32 NN m=256 n=192 k=4096 -> ") + path_name(want) + "\n"),
+    EXPECT_NE(out.find(std::string("cuda NormwiseFP32 NN m=256 n=192 k=4096 -> ") + path_name(want) + " (cross terms"),
               std::string::npos)
         << out;
   };
@@ -84,6 +89,49 @@ TEST(CudaDebugLog, SaysNormwiseFP32SkipsTheRouteBelowItsLine) {
   EXPECT_NE(out.find("cuda NormwiseFP32 NN m=256 n=192 k=4096 -> EmulatedFP32 (no digits for this shape)\n"),
             std::string::npos)
       << out;
+}
+
+// The value after `name=` in a log line, a C99 hexadecimal float (exact).
+double logged_value(const std::string& out, const std::string& name) {
+  const std::size_t at = out.find(" " + name + "=");
+  if (at == std::string::npos) return -1.0;
+  return std::strtod(out.c_str() + at + name.size() + 2, nullptr);
+}
+
+std::uint64_t bits_of(double x) {
+  std::uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+// The cross rule's sums the device's route held against the bound, logged
+// exactly, are the host's, bit for bit: the split's column sums (two 16-row
+// halves of each panel, each in order), the cross kernel's strided sums and
+// the route's, on values whose float64 sums round at every add. One panel at
+// a shallow depth (where a panel's own order shows; eight seeds, as a sum in
+// another order matches in about a quarter of them) and many panels.
+TEST(CudaDebugLog, NormwiseFP32sCrossTermsAreTheHostsBitForBit) {
+  EGEMM_REQUIRE_GPU();
+  const test::ScopedEnv debug("EGEMM_LOG", "debug"), on_tensor_cores("EGEMM_SMALL_GEMM_FALLBACK", "0");
+  const std::uint64_t seed = test::fresh_seed();
+  struct Shape {
+    index_t m, n, k;
+  };
+  std::vector<Shape> shapes(8, Shape{32, 32, 2});
+  shapes.push_back({35 * 32 + 7, 200, 1000});
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const Shape s = shapes[i];
+    SCOPED_TRACE(::testing::Message() << s.m << " x " << s.n << " x " << s.k << ", seed " << seed + 2 * i);
+    const Matrix a = test::random_wide_matrix(s.m, s.k, seed + 2 * i, -4, 4);
+    const Matrix b = test::random_wide_matrix(s.k, s.n, seed + 2 * i + 1, -4, 4);
+    const GemmArgs g = make_operand_args("test", 'N', 'N', s.m, s.n, s.k, a.ptr(), a.ld, b.ptr(), b.ld);
+    const numerics::Int8CrossTerms want = int8_cross_terms(g.a_rows(), g.b_cols());
+    const std::string out = logged_call(a, b, NormwiseFP32{});
+    ASSERT_NE(out.find("cross terms digits="), std::string::npos) << out;
+    EXPECT_EQ(bits_of(logged_value(out, "digits")), bits_of(want.digits)) << out << std::hexfloat << want.digits;
+    EXPECT_EQ(bits_of(logged_value(out, "fp32")), bits_of(want.fp32)) << out << std::hexfloat << want.fp32;
+    EXPECT_EQ(bits_of(logged_value(out, "pairs")), bits_of(want.pairs)) << out << std::hexfloat << want.pairs;
+  }
 }
 
 }  // namespace

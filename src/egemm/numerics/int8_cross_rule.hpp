@@ -20,7 +20,8 @@
 // *strided sum* of items 0, 1, ..., N - 1 gives lane l in [0, 32) the sum of
 // items l, l + 32, l + 64, ... in order, then folds the 32 lanes by halving
 // (v[l] += v[l + s] for s = 16, 8, ..., 1). Each operand's p: a partial per
-// 32-row panel (its rows in order), the panels' strided sum. Each p's three
+// 32-row panel (its two 16-row halves each summed in order, then added: two
+// threads a column in the split), the panels' strided sum. Each p's three
 // terms, summed within groups of 32 consecutive p by halving, and the
 // groups' strided sum. (32 lanes: a GPU block reads 32 row panels at once,
 // a warp 32 consecutive p; zero padding adds exact zeros on either side.)
@@ -35,6 +36,7 @@
 namespace egemm::numerics {
 
 inline constexpr int int8_cross_panel_rows = 32;  // rows per partial (the split's row panel)
+inline constexpr int int8_cross_half_rows = 16;   // rows a thread sums in order, of a partial's two halves
 inline constexpr int int8_cross_lanes = 32;       // lanes of a strided sum; depth indices per group
 
 // IEEE float64 add and multiply, never contracted into an FMA (the host
