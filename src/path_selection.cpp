@@ -44,16 +44,43 @@ EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t 
   return choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()));
 }
 
-bool int8_digits_hold(const OperandRows& rows) {
-  if (rows.depth > int8_slices_max_depth) return false;  // beyond the digits' exact sums (and the weights' int32)
+namespace {
+
+// A row's Int8Slices exponent and weight W = sum |N| / 256, as the split sums them.
+struct RowDigits {
+  int exponent = 0;
+  std::uint32_t weight = 0;
+};
+
+std::vector<RowDigits> row_digits(const OperandRows& rows) {
+  std::vector<RowDigits> out(static_cast<std::size_t>(rows.rows));
   for (index_t r = 0; r < rows.rows; ++r) {
-    const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
-    std::uint32_t weight = 0;
+    RowDigits& d = out[static_cast<std::size_t>(r)];
+    d.exponent = numerics::int8_row_exponent(row_range(rows, r).max_abs);
     for (index_t p = 0; p < rows.depth; ++p)
-      weight += numerics::int8_row_weight(numerics::int8_scaled_integer(rows(r, p), e));
-    if (!numerics::int8_digits_hold_row(weight, rows.depth)) return false;
+      d.weight += numerics::int8_row_weight(numerics::int8_scaled_integer(rows(r, p), d.exponent));
   }
-  return true;
+  return out;
+}
+
+bool every_row_holds(const std::vector<RowDigits>& rows, index_t k) {
+  return std::all_of(rows.begin(), rows.end(), [k](const RowDigits& d) { return numerics::int8_digits_hold_row(d.weight, k); });
+}
+
+// The rows that carry the norm (numerics::int8_row_carries_norm).
+long long rows_carrying_norm(const std::vector<RowDigits>& rows) {
+  double largest = 0.0;
+  for (const RowDigits& d : rows) largest = std::max(largest, numerics::int8_row_mass(d.weight, d.exponent));
+  return std::count_if(rows.begin(), rows.end(), [largest](const RowDigits& d) {
+    return numerics::int8_row_carries_norm(numerics::int8_row_mass(d.weight, d.exponent), largest);
+  });
+}
+
+}  // namespace
+
+bool int8_digits_hold(const OperandRows& rows) {
+  // Beyond the digits' exact sums (and the weights' int32) they never hold.
+  return rows.depth <= int8_slices_max_depth && every_row_holds(row_digits(rows), rows.depth);
 }
 
 namespace {
@@ -96,25 +123,17 @@ class PanelLanes {
   std::vector<std::vector<Int8ColumnSum>> lane_;
 };
 
-// One operand's column sums at every depth index p, as the GPU forms them:
-// each 32-row panel's two 16-row halves summed in order, then added.
+// One operand's column sums at every depth index p, as the GPU forms them.
 std::vector<Int8ColumnSum> column_sums(const OperandRows& rows) {
   PanelLanes lanes(rows.depth);
-  const auto k = static_cast<std::size_t>(rows.depth);
-  std::vector<Int8ColumnSum> panel(k), half(k);
-  constexpr index_t panel_rows = numerics::int8_cross_panel_rows, half_rows = numerics::int8_cross_half_rows;
+  std::vector<Int8ColumnSum> panel(static_cast<std::size_t>(rows.depth));
+  constexpr index_t panel_rows = numerics::int8_cross_panel_rows;
   for (index_t r0 = 0; r0 < rows.rows; r0 += panel_rows) {
-    for (index_t h0 = r0; h0 < r0 + panel_rows; h0 += half_rows) {
-      std::fill(half.begin(), half.end(), Int8ColumnSum{});
-      for (index_t r = h0; r < std::min(h0 + half_rows, rows.rows); ++r) {
-        const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
-        for (std::size_t p = 0; p < k; ++p)
-          half[p] = numerics::add_rn(half[p], numerics::int8_column_part(rows(r, static_cast<index_t>(p)), e));
-      }
-      if (h0 == r0)
-        panel = half;
-      else
-        for (std::size_t p = 0; p < k; ++p) panel[p] = numerics::add_rn(panel[p], half[p]);
+    std::fill(panel.begin(), panel.end(), Int8ColumnSum{});
+    for (index_t r = r0; r < std::min(r0 + panel_rows, rows.rows); ++r) {
+      const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
+      for (std::size_t p = 0; p < panel.size(); ++p)
+        panel[p] = numerics::add_rn(panel[p], numerics::int8_column_part(rows(r, static_cast<index_t>(p)), e));
     }
     lanes.add_panel(r0 / panel_rows, panel.data());
   }
@@ -153,9 +172,13 @@ Int8CrossTerms int8_cross_terms_of_panels(const std::vector<Int8ColumnSum>& a_pa
 }
 
 EmulationPath normwise_fp32_path(const GemmArgs& g) {
-  if (g.k <= int8_slices_max_depth && int8_digits_hold(g.a_rows()) && int8_digits_hold(g.b_cols()) &&
-      numerics::int8_digits_hold_product(int8_cross_terms(g.a_rows(), g.b_cols()), g.m, g.n))
-    return EmulationPath::int8_digits;
+  if (g.k <= int8_slices_max_depth) {
+    const std::vector<RowDigits> a = row_digits(g.a_rows()), b = row_digits(g.b_cols());
+    if (every_row_holds(a, g.k) && every_row_holds(b, g.k) &&
+        numerics::int8_norm_spread_over_entries(rows_carrying_norm(a), rows_carrying_norm(b)) &&
+        numerics::int8_digits_hold_product(int8_cross_terms(g.a_rows(), g.b_cols()), g.m, g.n))
+      return EmulationPath::int8_digits;
+  }
   return choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()));
 }
 

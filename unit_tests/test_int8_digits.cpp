@@ -97,6 +97,19 @@ TEST(Int8Digits, TheCrossRulesPartsAndBound) {
   EXPECT_FALSE(numerics::int8_digits_hold_product(Int8CrossTerms{1.0, 0.0, 0.0}, 1, 1));
 }
 
+TEST(Int8Digits, TheEntriesRulesParts) {
+  EXPECT_EQ(numerics::int8_row_mass(3, 4), 48.0);
+  EXPECT_EQ(numerics::int8_row_mass(0xFFFFFFFFu, -140), std::ldexp(4294967295.0, -140));  // exact
+  EXPECT_TRUE(numerics::int8_row_carries_norm(2.0, 8.0));  // a quarter of the largest counts
+  EXPECT_FALSE(numerics::int8_row_carries_norm(std::nextafter(2.0, 0.0), 8.0));
+  EXPECT_TRUE(numerics::int8_row_carries_norm(8.0, 8.0));
+  EXPECT_FALSE(numerics::int8_row_carries_norm(0.0, 0.0));  // a zero row carries nothing
+  EXPECT_TRUE(numerics::int8_norm_spread_over_entries(8, 8));
+  EXPECT_TRUE(numerics::int8_norm_spread_over_entries(64, 1));
+  EXPECT_FALSE(numerics::int8_norm_spread_over_entries(7, 9));
+  EXPECT_FALSE(numerics::int8_norm_spread_over_entries(0, 1000));
+}
+
 TEST(Int8Digits, TheRowExponentFillsTheDigitsWithoutOverflow) {
   std::mt19937 gen(static_cast<std::uint32_t>(test::fresh_seed()));
   std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);

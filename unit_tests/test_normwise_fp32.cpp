@@ -97,6 +97,34 @@ TEST(NormwiseFP32, ZeroRowsKeepTheDigits) {
   expect_route_and_its_bits(a, b, EmulationPath::int8_digits);
 }
 
+// Where a few entries carry C's norm, both errors are a few random draws
+// (numerics::int8_norm_spread_over_entries): C of fewer than 64 entries, or
+// one row of op(A) and one column of op(B) 8x above the rest, runs
+// EmulatedFP32; 8 x 8, or the row and column only 2x above, the digits.
+TEST(NormwiseFP32, FewEntriesCarryingTheNormRunEmulatedFP32) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  struct Shape {
+    index_t m, n;
+    EmulationPath route;
+  };
+  for (const Shape s : {Shape{1, 1, EmulationPath::fp16_scaled}, Shape{7, 9, EmulationPath::fp16_scaled},
+                        Shape{8, 8, EmulationPath::int8_digits}}) {
+    SCOPED_TRACE(::testing::Message() << s.m << " x " << s.n);
+    const Matrix a = test::random_matrix(s.m, 2048, seed), b = test::random_matrix(2048, s.n, seed + 1);
+    expect_route_and_its_bits(a, b, s.route);
+  }
+  for (const float scale : {8.0f, 2.0f}) {
+    SCOPED_TRACE(::testing::Message() << "one row and one column " << scale << "x above the rest");
+    Matrix a = test::random_matrix(64, 4096, seed + 2), b = test::random_matrix(4096, 48, seed + 3);
+    for (index_t p = 0; p < 4096; ++p) {
+      a(5, p) *= scale;
+      b(p, 7) *= scale;
+    }
+    expect_route_and_its_bits(a, b, scale == 8.0f ? EmulationPath::fp16_scaled : EmulationPath::int8_digits);
+  }
+}
+
 // Operands whose small elements meet the other operand's mass
 // (test::small_halves_meeting): each row's spread passes the row rule (R ~ 5
 // at k = 16384), and Int8Slices alone is far above FP32's error; the cross
@@ -174,25 +202,21 @@ TEST(NormwiseFP32, TheCrossTermsAreTheModelsSums) {
 // From the operands or from their row panels' column sums (what the GPU's
 // cross kernel is checked against), the same terms bit for bit: more row
 // panels than the strided sum's lanes, a depth not a multiple of its groups;
-// and one panel at a shallow depth, where a panel's own order (two 16-row
-// halves, each in order) shows in the totals' last bits.
+// and one panel at a shallow depth, where a panel's own order (its rows in
+// order) shows in the totals' last bits.
 TEST(NormwiseFP32, TheCrossTermsFromPanelSumsAreTheOperandsBitForBit) {
   const std::uint64_t seed = test::fresh_seed();
   SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  // Per 32-row panel: each 16-row half's rows in order, then the two halves added.
+  // Per 32-row panel, its rows in order.
   const auto panel_sums = [](const OperandRows& rows) {
-    const index_t k = rows.depth, halves = (rows.rows + 31) / 32 * 2;
-    std::vector<numerics::Int8ColumnSum> half(static_cast<std::size_t>(halves * k)), sums(half.size() / 2);
+    const index_t k = rows.depth;
+    std::vector<numerics::Int8ColumnSum> sums(static_cast<std::size_t>((rows.rows + 31) / 32 * k));
     for (index_t r = 0; r < rows.rows; ++r) {
       const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
       for (index_t p = 0; p < k; ++p) {
-        numerics::Int8ColumnSum& s = half[static_cast<std::size_t>(r / 16 * k + p)];
+        numerics::Int8ColumnSum& s = sums[static_cast<std::size_t>(r / 32 * k + p)];
         s = numerics::add_rn(s, numerics::int8_column_part(rows(r, p), e));
       }
-    }
-    for (std::size_t i = 0; i < sums.size(); ++i) {
-      const std::size_t panel = i / static_cast<std::size_t>(k), p = i % static_cast<std::size_t>(k);
-      sums[i] = numerics::add_rn(half[2 * panel * k + p], half[(2 * panel + 1) * k + p]);
     }
     return sums;
   };

@@ -105,8 +105,39 @@ __device__ __forceinline__ bool cross_rule_fails(Int8CrossTerms* group_terms, in
   return __shfl_sync(0xffffffffu, !numerics::int8_digits_hold_product(total, m, n), 0);
 }
 
+// Row `row`'s L1 mass (numerics::int8_row_mass) from the split's weight and exponent.
+__device__ __forceinline__ double row_mass(const SplitOperand& op, index_t row) {
+  return numerics::int8_row_mass(__ldcg(op.row_weight + row), __ldcg(op.exponent + row));
+}
+
+// How many rows of `op` carry the norm (numerics::int8_row_carries_norm):
+// the block's largest mass, then its count. A max and an integer count: the
+// same in any order, so the host's loop decides alike.
+__device__ __forceinline__ long long rows_carrying_norm(const SplitOperand& op) {
+  __shared__ double warp_largest[route_threads / 32];
+  __shared__ unsigned long long count;
+  double largest = 0.0;
+  for (index_t row = threadIdx.x; row < op.rows; row += route_threads) largest = fmax(largest, row_mass(op, row));
+#pragma unroll
+  for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
+    largest = fmax(largest, __shfl_xor_sync(0xffffffffu, largest, lane_mask));
+  if (threadIdx.x % 32 == 0) warp_largest[threadIdx.x / 32] = largest;
+  if (threadIdx.x == 0) count = 0;
+  __syncthreads();
+  for (int w = 0; w < route_threads / 32; ++w) largest = fmax(largest, warp_largest[w]);
+  unsigned long long mine = 0;
+  for (index_t row = threadIdx.x; row < op.rows; row += route_threads)
+    mine += numerics::int8_row_carries_norm(row_mass(op, row), largest) ? 1u : 0u;
+  if (mine != 0) atomicAdd(&count, mine);
+  __syncthreads();
+  const auto rows = static_cast<long long>(count);
+  __syncthreads();  // read before the next operand's call resets it
+  return rows;
+}
+
 // One block: a row's verdict is a load and a compare, so even 2 x 65536 rows
-// are 128 loads a thread, and one block decides without counting blocks.
+// are 128 loads a thread (three passes: the row rule, the largest mass, the
+// rows carrying the norm), and one block decides without counting blocks.
 __global__ void __launch_bounds__(route_threads) int8_route_kernel(const SplitOperand a, const SplitOperand b,
                                                                    index_t k, Int8CrossTerms* group_terms,
                                                                    int groups, std::uint32_t* path_word) {
@@ -114,7 +145,9 @@ __global__ void __launch_bounds__(route_threads) int8_route_kernel(const SplitOp
   allow_next_kernel();
   const bool cross_fails = threadIdx.x < lanes && cross_rule_fails(group_terms, groups, a.rows, b.rows);
   const bool spread = __syncthreads_or(cross_fails || spread_row_among(a, k) || spread_row_among(b, k));
-  if (threadIdx.x == 0 && !spread) atomicOr(path_word, path_int8_digits);
+  const long long rows_a = rows_carrying_norm(a), rows_b = rows_carrying_norm(b);
+  if (threadIdx.x == 0 && !spread && numerics::int8_norm_spread_over_entries(rows_a, rows_b))
+    atomicOr(path_word, path_int8_digits);
 }
 
 }  // namespace

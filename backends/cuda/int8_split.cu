@@ -114,12 +114,10 @@ __device__ __forceinline__ void add_row_weight(const SplitOperand& dst, index_t 
 
 // NormwiseFP32's column sums of a panel (numerics/int8_cross_rule.hpp): for
 // each of its 128 depth indices the squares, weights and nonzeros of its 32
-// rows, two threads a column, each summing a 16-row half in order (the host
-// oracle's order), the halves added, written at (row panel, p). The values go
-// through the panel's shared memory, free between load_row_values and
-// write_digits; padding rows hold zeros.
+// rows, summed row after row by one thread (the host oracle's order), written
+// at (row panel, p). The values go through the panel's shared memory, free
+// between load_row_values and write_digits; padding rows hold zeros.
 static_assert(panel_rows == numerics::int8_cross_panel_rows, "a column sum covers a split panel's rows");
-static_assert(split_threads == 2 * panel_k, "two threads a column");
 __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], int e, const SplitOperand& dst,
                                                   const PanelPlace& at, Panel& panel) {
   __shared__ int row_exponent[panel_rows];
@@ -129,18 +127,11 @@ __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], 
     for (int c = 0; c < per_chunk; ++c) panel[at.r][panel_column(at.q, g, c)] = x[g * per_chunk + c];
   if (at.q == 0) row_exponent[at.r] = e;
   __syncthreads();
-  constexpr int half_rows = numerics::int8_cross_half_rows;
-  const int p = static_cast<int>(threadIdx.x) % panel_k, half = static_cast<int>(threadIdx.x) / panel_k;
-  numerics::Int8ColumnSum sum;
-  for (int r = half * half_rows; r < (half + 1) * half_rows; ++r)
-    sum = numerics::add_rn(sum, numerics::int8_column_part(panel[r][p], row_exponent[r]));
-  __syncthreads();  // the panel's values read: its space carries the upper halves' sums
-  auto& upper = reinterpret_cast<numerics::Int8ColumnSum(&)[panel_k]>(panel);
-  static_assert(sizeof(numerics::Int8ColumnSum) * panel_k <= sizeof(Panel), "the halves' sums fit the panel");
-  if (half == 1) upper[p] = sum;
-  __syncthreads();
-  if (half == 0) {
-    sum = numerics::add_rn(sum, upper[p]);
+  const int p = static_cast<int>(threadIdx.x);
+  if (p < panel_k) {
+    numerics::Int8ColumnSum sum;
+    for (int r = 0; r < panel_rows; ++r)
+      sum = numerics::add_rn(sum, numerics::int8_column_part(panel[r][p], row_exponent[r]));
     const index_t to = at.r0 / panel_rows * dst.depth_pad + at.p0 + p;
     dst.column_sums.squares[to] = sum.squares;
     dst.column_sums.weights[to] = sum.weights;

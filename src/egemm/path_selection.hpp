@@ -116,7 +116,8 @@ numerics::Int8CrossTerms int8_cross_terms_of_panels(const std::vector<numerics::
                                                     index_t depth);
 
 // The path NormwiseFP32 takes (host memory): int8_digits where every row of
-// op(A) and column of op(B) holds, their cross terms pass
+// op(A) and column of op(B) holds, at least 64 entries of C carry its norm
+// (numerics::int8_norm_spread_over_entries), their cross terms pass
 // numerics::int8_digits_hold_product and k is within int8_slices_max_depth;
 // else EmulatedFP32's. The first form validates like egemm::gemm.
 EmulationPath normwise_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,

@@ -105,8 +105,8 @@ std::uint64_t bits_of(double x) {
 }
 
 // The cross rule's sums the device's route held against the bound, logged
-// exactly, are the host's, bit for bit: the split's column sums (two 16-row
-// halves of each panel, each in order), the cross kernel's strided sums and
+// exactly, are the host's, bit for bit: the split's column sums (each
+// panel's rows in order), the cross kernel's strided sums and
 // the route's, on values whose float64 sums round at every add. One panel at
 // a shallow depth (where a panel's own order shows; eight seeds, as a sum in
 // another order matches in about a quarter of them) and many panels.

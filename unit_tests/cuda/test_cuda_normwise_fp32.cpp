@@ -66,8 +66,9 @@ void expect_route_bits(const test::GemmCase& c, const test::GemmInputs& in, Emul
 }
 
 // Uniform rows deep enough for the digits (2^e / mean|x| ~ 4 <= sqrt(k) / 10 from k ~ 1600).
+// (At least 64 entries of C each: numerics::int8_norm_spread_over_entries.)
 const test::GemmCase digit_cases[] = {
-    {'N', 'N', 1, 1, 2048, 1.0f, 0.0f, 0},        {'N', 'T', 7, 9, 2100, 1.0f, 0.0f, 3},
+    {'N', 'N', 8, 8, 2048, 1.0f, 0.0f, 0},        {'N', 'T', 7, 10, 2100, 1.0f, 0.0f, 3},
     {'T', 'N', 33, 35, 2500, -0.75f, 2.0f, 1},    {'T', 'T', 130, 129, 2057, 1.0f, 0.5f, 0},
     {'N', 'T', 300, 260, 4096, 1.0f, 0.0f, 1},    {'T', 'N', 512, 512, 4096, 1.0f, -2.5f, 0},
 };
@@ -110,6 +111,35 @@ TEST(CudaNormwiseFP32, OneSpreadRowOrColumnRunsEmulatedFP32WithItsBits) {
         expect_route_bits(c, in, EmulationPath::fp16_scaled);
         if (::testing::Test::HasFailure()) return;
       }
+  }
+}
+
+// Where a few entries carry C's norm the device runs EmulatedFP32, as the
+// host does: C of one entry or 63, one row of op(A) and column of op(B) 8x
+// above the rest; 8 x 8 takes the digits.
+TEST(CudaNormwiseFP32, FewEntriesCarryingTheNormRunEmulatedFP32WithItsBits) {
+  EGEMM_REQUIRE_GPU();
+  struct Case {
+    test::GemmCase c;
+    bool one_row_and_column_above;
+    EmulationPath route;
+  };
+  const Case cases[] = {{{'N', 'N', 1, 1, 2048, 1.0f, 0.0f, 0}, false, EmulationPath::fp16_scaled},
+                        {{'T', 'N', 7, 9, 2100, 1.0f, 0.0f, 0}, false, EmulationPath::fp16_scaled},
+                        {{'N', 'T', 8, 8, 2048, 1.0f, 0.0f, 0}, false, EmulationPath::int8_digits},
+                        {{'N', 'N', 64, 48, 4096, 1.0f, 0.0f, 0}, true, EmulationPath::fp16_scaled}};
+  for (const Case& x : cases) {
+    const std::uint64_t seed = test::fresh_seed();
+    SCOPED_TRACE(::testing::Message() << x.c.trans_a << x.c.trans_b << " m=" << x.c.m << " n=" << x.c.n
+                                      << " k=" << x.c.k << " seed=" << seed);
+    test::GemmInputs in = test::make_inputs(x.c, seed);
+    if (x.one_row_and_column_above)
+      for (index_t p = 0; p < x.c.k; ++p) {
+        op_a(in, x.c, 5, p) *= 8.0f;
+        op_b(in, x.c, p, 7) *= 8.0f;
+      }
+    test::poison(in.c);
+    expect_route_bits(x.c, in, x.route);
   }
 }
 
