@@ -87,6 +87,7 @@ __global__ void __launch_bounds__(lanes * lanes) int8_cross_kernel(const SplitOp
 // Whether some row of `op` does not hold the digits (this thread's rows).
 __device__ __forceinline__ bool spread_row_among(const SplitOperand& op, index_t k) {
   bool spread = false;
+#pragma unroll 8
   for (index_t row = threadIdx.x; row < op.rows; row += route_threads)
     spread |= !numerics::int8_digits_hold_row(__ldcg(op.row_weight + row), k);
   return spread;
@@ -115,8 +116,9 @@ __device__ __forceinline__ double row_mass(const SplitOperand& op, index_t row) 
 // same in any order, so the host's loop decides alike.
 __device__ __forceinline__ long long rows_carrying_norm(const SplitOperand& op) {
   __shared__ double warp_largest[route_threads / 32];
-  __shared__ unsigned long long count;
+  __shared__ unsigned count;
   double largest = 0.0;
+#pragma unroll 8
   for (index_t row = threadIdx.x; row < op.rows; row += route_threads) largest = fmax(largest, row_mass(op, row));
 #pragma unroll
   for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
@@ -125,10 +127,12 @@ __device__ __forceinline__ long long rows_carrying_norm(const SplitOperand& op) 
   if (threadIdx.x == 0) count = 0;
   __syncthreads();
   for (int w = 0; w < route_threads / 32; ++w) largest = fmax(largest, warp_largest[w]);
-  unsigned long long mine = 0;
+  unsigned mine = 0;
+#pragma unroll 8
   for (index_t row = threadIdx.x; row < op.rows; row += route_threads)
     mine += numerics::int8_row_carries_norm(row_mass(op, row), largest) ? 1u : 0u;
-  if (mine != 0) atomicAdd(&count, mine);
+  mine = __reduce_add_sync(0xffffffffu, mine);  // a shared atomic a warp, not a thread
+  if (threadIdx.x % 32 == 0 && mine != 0) atomicAdd(&count, mine);
   __syncthreads();
   const auto rows = static_cast<long long>(count);
   __syncthreads();  // read before the next operand's call resets it

@@ -216,7 +216,8 @@ struct PanelSums {
   std::vector<numerics::Int8ColumnSum> host;
   test::DeviceBuffer<double> squares, weights;
   test::DeviceBuffer<std::uint8_t> nonzeros;
-  test::DeviceBuffer<std::uint32_t> row_weight;  // zeros: every row holds the digits
+  test::DeviceBuffer<std::uint32_t> row_weight;  // 2^24 each: every row holds the digits and carries the norm
+  test::DeviceBuffer<int> row_exponent;          // zeros
   cuda::SplitOperand op;
 
   PanelSums(index_t rows_, index_t depth, double weight_scale, std::mt19937_64& gen)
@@ -225,7 +226,8 @@ struct PanelSums {
         squares(host.size()),
         weights(host.size()),
         nonzeros(host.size()),
-        row_weight(static_cast<std::size_t>(rows_)) {
+        row_weight(std::vector<std::uint32_t>(static_cast<std::size_t>(rows_), 1u << 24)),
+        row_exponent(std::vector<int>(static_cast<std::size_t>(rows_), 0)) {
     std::uniform_real_distribution<double> mantissa(0.5, 1.0);
     std::uniform_int_distribution<int> exponent(-60, 60), count(0, 32);
     std::vector<double> sq(host.size()), w(host.size());
@@ -239,11 +241,11 @@ struct PanelSums {
     squares.upload(sq);
     weights.upload(w);
     nonzeros.upload(nz);
-    test::cuda_ok(cudaMemset(row_weight.get(), 0, row_weight.size() * sizeof(std::uint32_t)), "memset");
     op.rows = rows_;
     op.rows_pad = (rows_ + 31) / 32 * 32;
     op.depth = op.depth_pad = depth;
     op.row_weight = row_weight.get();
+    op.exponent = row_exponent.get();
     op.column_sums = {squares.get(), weights.get(), nonzeros.get()};
   }
 };
