@@ -98,12 +98,6 @@ double logged_value(const std::string& out, const std::string& name) {
   return std::strtod(out.c_str() + at + name.size() + 2, nullptr);
 }
 
-std::uint64_t bits_of(double x) {
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
 // The cross rule's sums the device's route held against the bound, logged
 // exactly, are the host's, bit for bit: the split's column sums (each
 // panel's rows in order), the cross kernel's strided sums and
@@ -128,9 +122,9 @@ TEST(CudaDebugLog, NormwiseFP32sCrossTermsAreTheHostsBitForBit) {
     const numerics::Int8CrossTerms want = int8_cross_terms(g.a_rows(), g.b_cols());
     const std::string out = logged_call(a, b, NormwiseFP32{});
     ASSERT_NE(out.find("cross terms digits="), std::string::npos) << out;
-    EXPECT_EQ(bits_of(logged_value(out, "digits")), bits_of(want.digits)) << out << std::hexfloat << want.digits;
-    EXPECT_EQ(bits_of(logged_value(out, "fp32")), bits_of(want.fp32)) << out << std::hexfloat << want.fp32;
-    EXPECT_EQ(bits_of(logged_value(out, "pairs")), bits_of(want.pairs)) << out << std::hexfloat << want.pairs;
+    EXPECT_EQ(test::bits_of(logged_value(out, "digits")), test::bits_of(want.digits)) << out << std::hexfloat << want.digits;
+    EXPECT_EQ(test::bits_of(logged_value(out, "fp32")), test::bits_of(want.fp32)) << out << std::hexfloat << want.fp32;
+    EXPECT_EQ(test::bits_of(logged_value(out, "pairs")), test::bits_of(want.pairs)) << out << std::hexfloat << want.pairs;
   }
 }
 

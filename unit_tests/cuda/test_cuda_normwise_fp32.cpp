@@ -250,12 +250,6 @@ struct PanelSums {
   }
 };
 
-std::uint64_t bits_of(double x) {
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
 // The cross kernel's and the route's sums are the host's, bit for bit
 // (numerics/int8_cross_rule.hpp's order: a sum in another order differs in
 // its last bits on such values), and so is the verdict: more row panels than
@@ -282,9 +276,9 @@ TEST(CudaNormwiseFP32, TheCrossKernelSumsInTheHostsOrder) {
     test::cuda_ok(cudaDeviceSynchronize(), "the route");
     const numerics::Int8CrossTerms got = terms.download()[groups];
     const numerics::Int8CrossTerms want = int8_cross_terms_of_panels(a.host, b.host, depth);
-    EXPECT_EQ(bits_of(got.digits), bits_of(want.digits)) << got.digits << " against " << want.digits;
-    EXPECT_EQ(bits_of(got.fp32), bits_of(want.fp32)) << got.fp32 << " against " << want.fp32;
-    EXPECT_EQ(bits_of(got.pairs), bits_of(want.pairs)) << got.pairs << " against " << want.pairs;
+    EXPECT_EQ(test::bits_of(got.digits), test::bits_of(want.digits)) << got.digits << " against " << want.digits;
+    EXPECT_EQ(test::bits_of(got.fp32), test::bits_of(want.fp32)) << got.fp32 << " against " << want.fp32;
+    EXPECT_EQ(test::bits_of(got.pairs), test::bits_of(want.pairs)) << got.pairs << " against " << want.pairs;
     ASSERT_EQ(numerics::int8_digits_hold_product(want, s.rows_a, s.rows_b), s.holds)
         << "the case should decide the other way: it would not test both verdicts";
     EXPECT_EQ((path_word.download()[0] & cuda::path_int8_digits) != 0, s.holds);

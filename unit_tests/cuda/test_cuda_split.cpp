@@ -26,12 +26,6 @@
 namespace egemm {
 namespace {
 
-std::uint32_t bits(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
 index_t round_up(index_t v, index_t multiple) { return (v + multiple - 1) / multiple * multiple; }
 
 // One operand on the device: its values (as stored), its split form and statistics words.
@@ -92,11 +86,11 @@ void expect_pieces_match(const DeviceOperand& op, const host::PackedOperand& wan
       const std::size_t d = static_cast<std::size_t>(i * op.dst.depth_pad + p);
       const bool inside = i < rows && p < depth;
       const float want_hi = inside ? want.data[static_cast<std::size_t>(i * depth + p)] : 0.0f;
-      if (bits(piece_value(dev_hi, d)) != bits(want_hi) && mismatches++ < 5)
+      if (test::bits_of(piece_value(dev_hi, d)) != test::bits_of(want_hi) && mismatches++ < 5)
         ADD_FAILURE() << "hi(" << i << "," << p << ") = " << piece_value(dev_hi, d) << ", host " << want_hi;
       if (want.pieces == 2) {
         const float want_lo = inside ? want.data[static_cast<std::size_t>(rows * depth + i * depth + p)] : 0.0f;
-        if (bits(piece_value(dev_lo, d)) != bits(want_lo) && mismatches++ < 5)
+        if (test::bits_of(piece_value(dev_lo, d)) != test::bits_of(want_lo) && mismatches++ < 5)
           ADD_FAILURE() << "lo(" << i << "," << p << ") = " << piece_value(dev_lo, d) << ", host " << want_lo;
       }
     }
@@ -244,8 +238,8 @@ void check_emulated_split(const test::Matrix& a_stored, bool a_rows_contiguous, 
       bool nonfinite = false;
       const RowRange range = row_range(op->host_rows, i, &nonfinite);
       any = any || nonfinite;
-      EXPECT_EQ(w[first + i], bits(range.max_abs)) << "largest |x| of row " << i;
-      EXPECT_EQ(w[first + rows + i], range.min_abs_nonzero == 0.0f ? 0u : ~bits(range.min_abs_nonzero))
+      EXPECT_EQ(w[first + i], test::bits_of(range.max_abs)) << "largest |x| of row " << i;
+      EXPECT_EQ(w[first + rows + i], range.min_abs_nonzero == 0.0f ? 0u : ~test::bits_of(range.min_abs_nonzero))
           << "smallest nonzero |x| of row " << i;
       const std::uint32_t flag = w[first + 2 * rows + i];
       EXPECT_EQ((flag & cuda::row_nonfinite) != 0, nonfinite) << "non-finite flag of row " << i;

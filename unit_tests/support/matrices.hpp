@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -13,6 +14,18 @@
 #include "egemm/policy.hpp"
 
 namespace egemm::test {
+
+// A value's bits, for comparisons bit for bit (signed zeros and NaN payloads included).
+inline std::uint32_t bits_of(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+inline std::uint64_t bits_of(double x) {
+  std::uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
 
 // A column-major matrix with a leading dimension that may exceed its rows.
 struct Matrix {
