@@ -67,6 +67,11 @@ bool every_row_holds(const std::vector<RowDigits>& rows, index_t k) {
   return std::all_of(rows.begin(), rows.end(), [k](const RowDigits& d) { return numerics::int8_digits_hold_row(d.weight, k); });
 }
 
+// Row r's exponent, as row_digits found it (the cross rule's sums reuse it).
+auto exponents_of(const std::vector<RowDigits>& rows) {
+  return [&rows](index_t r) { return rows[static_cast<std::size_t>(r)].exponent; };
+}
+
 // The rows that carry the norm (numerics::int8_row_carries_norm).
 long long rows_carrying_norm(const std::vector<RowDigits>& rows) {
   double largest = 0.0;
@@ -123,15 +128,17 @@ class PanelLanes {
   std::vector<std::vector<Int8ColumnSum>> lane_;
 };
 
-// One operand's column sums at every depth index p, as the GPU forms them.
-std::vector<Int8ColumnSum> column_sums(const OperandRows& rows) {
+// One operand's column sums at every depth index p, as the GPU forms them
+// (exponent_of(r): row r's Int8Slices exponent).
+template <class ExponentOf>
+std::vector<Int8ColumnSum> column_sums(const OperandRows& rows, ExponentOf exponent_of) {
   PanelLanes lanes(rows.depth);
   std::vector<Int8ColumnSum> panel(static_cast<std::size_t>(rows.depth));
   constexpr index_t panel_rows = numerics::int8_cross_panel_rows;
   for (index_t r0 = 0; r0 < rows.rows; r0 += panel_rows) {
     std::fill(panel.begin(), panel.end(), Int8ColumnSum{});
     for (index_t r = r0; r < std::min(r0 + panel_rows, rows.rows); ++r) {
-      const int e = numerics::int8_row_exponent(row_range(rows, r).max_abs);
+      const int e = exponent_of(r);
       for (std::size_t p = 0; p < panel.size(); ++p)
         panel[p] = numerics::add_rn(panel[p], numerics::int8_column_part(rows(r, static_cast<index_t>(p)), e));
     }
@@ -157,7 +164,10 @@ Int8CrossTerms cross_terms_of(const std::vector<Int8ColumnSum>& a, const std::ve
 }  // namespace
 
 Int8CrossTerms int8_cross_terms(const OperandRows& a_rows, const OperandRows& b_cols) {
-  return cross_terms_of(column_sums(a_rows), column_sums(b_cols));
+  const auto exponents = [](const OperandRows& rows) {
+    return [&rows](index_t r) { return numerics::int8_row_exponent(row_range(rows, r).max_abs); };
+  };
+  return cross_terms_of(column_sums(a_rows, exponents(a_rows)), column_sums(b_cols, exponents(b_cols)));
 }
 
 Int8CrossTerms int8_cross_terms_of_panels(const std::vector<Int8ColumnSum>& a_panels,
@@ -176,7 +186,9 @@ EmulationPath normwise_fp32_path(const GemmArgs& g) {
     const std::vector<RowDigits> a = row_digits(g.a_rows()), b = row_digits(g.b_cols());
     if (every_row_holds(a, g.k) && every_row_holds(b, g.k) &&
         numerics::int8_norm_spread_over_entries(rows_carrying_norm(a), rows_carrying_norm(b)) &&
-        numerics::int8_digits_hold_product(int8_cross_terms(g.a_rows(), g.b_cols()), g.m, g.n))
+        numerics::int8_digits_hold_product(cross_terms_of(column_sums(g.a_rows(), exponents_of(a)),
+                                                          column_sums(g.b_cols(), exponents_of(b))),
+                                           g.m, g.n))
       return EmulationPath::int8_digits;
   }
   return choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()));
