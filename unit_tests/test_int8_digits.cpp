@@ -12,6 +12,7 @@
 
 #include "egemm/numerics/int8_cross_rule.hpp"
 #include "egemm/numerics/int8_digits.hpp"
+#include "egemm/numerics/int8_entries_rule.hpp"
 #include "support/matrices.hpp"
 
 namespace egemm {

@@ -3,6 +3,7 @@
 #include "backends/cuda/dependent_launch.hpp"
 #include "backends/cuda/emulation_path.hpp"
 #include "egemm/numerics/int8_digits.hpp"
+#include "egemm/numerics/int8_entries_rule.hpp"
 
 namespace egemm::cuda {
 namespace {

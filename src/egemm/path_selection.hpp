@@ -30,6 +30,7 @@
 #include "egemm/gemm_args.hpp"
 #include "egemm/numerics/int8_cross_rule.hpp"
 #include "egemm/numerics/int8_digits.hpp"
+#include "egemm/numerics/int8_entries_rule.hpp"
 #include "egemm/numerics/row_exponent.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
