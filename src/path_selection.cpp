@@ -64,12 +64,17 @@ std::vector<RowDigits> row_digits(const OperandRows& rows) {
 }
 
 bool every_row_holds(const std::vector<RowDigits>& rows, index_t k) {
-  return std::all_of(rows.begin(), rows.end(), [k](const RowDigits& d) { return numerics::int8_digits_hold_row(d.weight, k); });
+  return std::all_of(rows.begin(), rows.end(),
+                     [k](const RowDigits& d) { return numerics::int8_digits_hold_row(d.weight, k); });
 }
 
-// Row r's exponent, as row_digits found it (the cross rule's sums reuse it).
+// Row r's exponent, as row_digits found it (the cross rule's sums reuse it),
+// or from the row's range alone (without row_digits' weights).
 auto exponents_of(const std::vector<RowDigits>& rows) {
   return [&rows](index_t r) { return rows[static_cast<std::size_t>(r)].exponent; };
+}
+auto exponents_by_range(const OperandRows& rows) {
+  return [&rows](index_t r) { return numerics::int8_row_exponent(row_range(rows, r).max_abs); };
 }
 
 // The rows that carry the norm (numerics::int8_row_carries_norm).
@@ -164,10 +169,8 @@ Int8CrossTerms cross_terms_of(const std::vector<Int8ColumnSum>& a, const std::ve
 }  // namespace
 
 Int8CrossTerms int8_cross_terms(const OperandRows& a_rows, const OperandRows& b_cols) {
-  const auto exponents = [](const OperandRows& rows) {
-    return [&rows](index_t r) { return numerics::int8_row_exponent(row_range(rows, r).max_abs); };
-  };
-  return cross_terms_of(column_sums(a_rows, exponents(a_rows)), column_sums(b_cols, exponents(b_cols)));
+  return cross_terms_of(column_sums(a_rows, exponents_by_range(a_rows)),
+                        column_sums(b_cols, exponents_by_range(b_cols)));
 }
 
 Int8CrossTerms int8_cross_terms_of_panels(const std::vector<Int8ColumnSum>& a_panels,

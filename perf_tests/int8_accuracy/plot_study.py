@@ -18,6 +18,17 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def finish_log_axes(ax, xlabel, ylabel, title, x_base=10, legend_columns=1):
+    """Log-log axes with the study's labels, grid and legend."""
+    ax.set_xscale("log", base=x_base)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=legend_columns)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("csv")
@@ -47,14 +58,9 @@ def main():
         if hollow:  # NormwiseFP32 runs EmulatedFP32 there
             ax.plot([p[0] for p in hollow], [p[1] for p in hollow], "o", color="white", markersize=3)
         ax.plot(r, [p[2] for p in points], "x", color=line.get_color(), alpha=0.6, label=f"FP32 (k order), k = {k}")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("median over rows of R = 2^e / mean|x|")
-    ax.set_ylabel("relative Frobenius error vs float64")
-    ax.set_title("Int8Slices' error grows with its rows' spread; FP32's with k\n"
-                 "(hollow: NormwiseFP32 runs EmulatedFP32 there)", fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    finish_log_axes(ax, "median over rows of R = 2^e / mean|x|", "relative Frobenius error vs float64",
+                    "Int8Slices' error grows with its rows' spread; FP32's with k\n"
+                    "(hollow: NormwiseFP32 runs EmulatedFP32 there)", x_base=2, legend_columns=2)
     if cross:
         bx = axes[0][1]
         for digits, style, label in ((True, "o", "NormwiseFP32 runs the digits"), (False, "s", "it runs EmulatedFP32")):
@@ -68,14 +74,10 @@ def main():
             bx.plot([lo, hi], [kappa * lo, kappa * hi], "--", color="grey", alpha=0.6, linewidth=1)
         bx.axvline(0.2, color="red", alpha=0.6, linewidth=1, label="cross rule's bound, Q = 0.2")
         bx.axhline(1.0, color="black", alpha=0.4, linewidth=1, label="FP32's error")
-        bx.set_xscale("log")
-        bx.set_yscale("log")
-        bx.set_xlabel("cross statistic Q = m n digits / (pairs fp32) (dashed: 1x and 3x Q)")
-        bx.set_ylabel("(Int8Slices' error / FP32's)^2")
-        bx.set_title("(Int8Slices' error / FP32's)^2 is at most ~3x the column sums' Q on every family,\n"
-                     "structured operands included (below 1x: the model is cautious)", fontsize=10)
-        bx.grid(True, which="both", alpha=0.3)
-        bx.legend(fontsize=7)
+        finish_log_axes(bx, "cross statistic Q = m n digits / (pairs fp32) (dashed: 1x and 3x Q)",
+                        "(Int8Slices' error / FP32's)^2",
+                        "(Int8Slices' error / FP32's)^2 is at most ~3x the column sums' Q on every family,\n"
+                        "structured operands included (below 1x: the model is cautious)")
     fig.tight_layout()
     fig.savefig(args.out, dpi=120)
 
