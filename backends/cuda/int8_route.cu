@@ -85,15 +85,6 @@ __global__ void __launch_bounds__(lanes * lanes) int8_cross_kernel(const SplitOp
   if (x == 0) group_terms[blockIdx.x] = group;
 }
 
-// Whether some row of `op` does not hold the digits (this thread's rows).
-__device__ __forceinline__ bool spread_row_among(const SplitOperand& op, index_t k) {
-  bool spread = false;
-#pragma unroll 8
-  for (index_t row = threadIdx.x; row < op.rows; row += route_threads)
-    spread |= !numerics::int8_digits_hold_row(__ldcg(op.row_weight + row), k);
-  return spread;
-}
-
 // The groups' cross terms, their strided sum (warp 0: a lane each), left
 // after them and held against the cross rule; the verdict in every lane.
 __device__ __forceinline__ bool cross_rule_fails(Int8CrossTerms* group_terms, int groups, index_t m, index_t n) {
@@ -108,50 +99,72 @@ __device__ __forceinline__ bool cross_rule_fails(Int8CrossTerms* group_terms, in
 }
 
 // Row `row`'s L1 mass (numerics::int8_row_mass) from the split's weight and exponent.
-__device__ __forceinline__ double row_mass(const SplitOperand& op, index_t row) {
-  return numerics::int8_row_mass(__ldcg(op.row_weight + row), __ldcg(op.exponent + row));
+__device__ __forceinline__ double row_mass(std::uint32_t weight, const SplitOperand& op, index_t row) {
+  return numerics::int8_row_mass(weight, __ldcg(op.exponent + row));
 }
 
-// How many rows of `op` carry the norm (numerics::int8_row_carries_norm):
-// the block's largest mass, then its count. A max and an integer count: the
-// same in any order, so the host's loop decides alike.
-__device__ __forceinline__ long long rows_carrying_norm(const SplitOperand& op) {
-  __shared__ double warp_largest[route_threads / 32];
-  __shared__ unsigned count;
+// What one pass over an operand's rows (this thread's share) finds: whether
+// some row fails the row rule, and the largest L1 mass.
+struct RowScan {
+  bool spread = false;
   double largest = 0.0;
+};
+__device__ __forceinline__ RowScan scan_rows(const SplitOperand& op, index_t k) {
+  RowScan scan;
 #pragma unroll 8
-  for (index_t row = threadIdx.x; row < op.rows; row += route_threads) largest = fmax(largest, row_mass(op, row));
+  for (index_t row = threadIdx.x; row < op.rows; row += route_threads) {
+    const std::uint32_t weight = __ldcg(op.row_weight + row);
+    scan.spread |= !numerics::int8_digits_hold_row(weight, k);
+    scan.largest = fmax(scan.largest, row_mass(weight, op, row));
+  }
+  return scan;
+}
+
+// The block's largest of every thread's `largest`.
+__device__ __forceinline__ double block_max(double largest) {
+  __shared__ double warp_largest[route_threads / 32];
 #pragma unroll
   for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
     largest = fmax(largest, __shfl_xor_sync(0xffffffffu, largest, lane_mask));
   if (threadIdx.x % 32 == 0) warp_largest[threadIdx.x / 32] = largest;
-  if (threadIdx.x == 0) count = 0;
   __syncthreads();
   for (int w = 0; w < route_threads / 32; ++w) largest = fmax(largest, warp_largest[w]);
+  __syncthreads();  // read before the next call writes
+  return largest;
+}
+
+// How many rows of `op` carry the norm (numerics::int8_row_carries_norm),
+// given the largest mass: an integer count, the same in any order, so the
+// host's loop decides alike. `count`: a shared word zeroed before a barrier.
+__device__ __forceinline__ void count_rows_carrying_norm(const SplitOperand& op, double largest, unsigned* count) {
   unsigned mine = 0;
 #pragma unroll 8
   for (index_t row = threadIdx.x; row < op.rows; row += route_threads)
-    mine += numerics::int8_row_carries_norm(row_mass(op, row), largest) ? 1u : 0u;
+    mine += numerics::int8_row_carries_norm(row_mass(__ldcg(op.row_weight + row), op, row), largest) ? 1u : 0u;
   mine = __reduce_add_sync(0xffffffffu, mine);  // a shared atomic a warp, not a thread
-  if (threadIdx.x % 32 == 0 && mine != 0) atomicAdd(&count, mine);
-  __syncthreads();
-  const auto rows = static_cast<long long>(count);
-  __syncthreads();  // read before the next operand's call resets it
-  return rows;
+  if (threadIdx.x % 32 == 0 && mine != 0) atomicAdd(count, mine);
 }
 
 // One block: a row's verdict is a load and a compare, so even 2 x 65536 rows
-// are 128 loads a thread (three passes: the row rule, the largest mass, the
-// rows carrying the norm), and one block decides without counting blocks.
+// are 128 loads a thread; two passes over both operands' rows (the row rule
+// with the largest mass, then the rows carrying the norm), and one block
+// decides without counting blocks.
 __global__ void __launch_bounds__(route_threads) int8_route_kernel(const SplitOperand a, const SplitOperand b,
                                                                    index_t k, Int8CrossTerms* group_terms,
                                                                    int groups, std::uint32_t* path_word) {
   wait_for_previous_kernel();
   allow_next_kernel();
+  __shared__ unsigned rows_carrying[2];
+  if (threadIdx.x < 2) rows_carrying[threadIdx.x] = 0;
   const bool cross_fails = threadIdx.x < lanes && cross_rule_fails(group_terms, groups, a.rows, b.rows);
-  const bool spread = __syncthreads_or(cross_fails || spread_row_among(a, k) || spread_row_among(b, k));
-  const long long rows_a = rows_carrying_norm(a), rows_b = rows_carrying_norm(b);
-  if (threadIdx.x == 0 && !spread && numerics::int8_norm_spread_over_entries(rows_a, rows_b))
+  const RowScan scan_a = scan_rows(a, k), scan_b = scan_rows(b, k);
+  const bool spread = __syncthreads_or(cross_fails || scan_a.spread || scan_b.spread);
+  if (spread) return;  // the whole block: the verdict is every thread's
+  const double largest_a = block_max(scan_a.largest), largest_b = block_max(scan_b.largest);
+  count_rows_carrying_norm(a, largest_a, &rows_carrying[0]);
+  count_rows_carrying_norm(b, largest_b, &rows_carrying[1]);
+  __syncthreads();
+  if (threadIdx.x == 0 && numerics::int8_norm_spread_over_entries(rows_carrying[0], rows_carrying[1]))
     atomicOr(path_word, path_int8_digits);
 }
 
