@@ -44,12 +44,15 @@ class DeviceBuffer {
 
   T* get() const { return ptr_; }
   std::size_t size() const { return count_; }
-  void upload(const std::vector<T>& host) {
-    cuda_ok(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
-  }
+  void upload(const std::vector<T>& host) { upload_at(0, host.data(), host.size()); }
   void upload(const T* host, std::size_t count) { upload_at(0, host, count); }
+  // Complete when it returns: from pageable memory cudaMemcpy may return
+  // before its DMA lands, and a kernel on a non-blocking stream is not
+  // ordered after it (a call on such a stream once read, or its C was
+  // overwritten by, the poison still in flight: under compute-sanitizer).
   void upload_at(std::size_t first, const T* host, std::size_t count) {
     cuda_ok(cudaMemcpy(ptr_ + first, host, count * sizeof(T), cudaMemcpyHostToDevice), "upload");
+    cuda_ok(cudaStreamSynchronize(cudaStreamLegacy), "upload (synchronise)");
   }
   std::vector<T> download() const {
     std::vector<T> host(count_);
