@@ -103,7 +103,8 @@ double logged_value(const std::string& out, const std::string& name) {
 // panel's rows in order), the cross kernel's strided sums and
 // the route's, on values whose float64 sums round at every add. One panel at
 // a shallow depth (where a panel's own order shows; eight seeds, as a sum in
-// another order matches in about a quarter of them) and many panels.
+// another order matches in about a quarter of them) and many panels, once
+// with zeros scattered (the rows that count summed apart).
 TEST(CudaDebugLog, NormwiseFP32sCrossTermsAreTheHostsBitForBit) {
   EGEMM_REQUIRE_GPU();
   const test::ScopedEnv debug("EGEMM_LOG", "debug"), on_tensor_cores("EGEMM_SMALL_GEMM_FALLBACK", "0");
@@ -113,11 +114,22 @@ TEST(CudaDebugLog, NormwiseFP32sCrossTermsAreTheHostsBitForBit) {
   };
   std::vector<Shape> shapes(8, Shape{32, 32, 2});
   shapes.push_back({35 * 32 + 7, 200, 1000});
+  shapes.push_back({35 * 32 + 7, 200, 1000});  // with zeros: the split's second loop over a column's rows
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const Shape s = shapes[i];
-    SCOPED_TRACE(::testing::Message() << s.m << " x " << s.n << " x " << s.k << ", seed " << seed + 2 * i);
-    const Matrix a = test::random_wide_matrix(s.m, s.k, seed + 2 * i, -4, 4);
-    const Matrix b = test::random_wide_matrix(s.k, s.n, seed + 2 * i + 1, -4, 4);
+    const bool zeros = i + 1 == shapes.size();
+    SCOPED_TRACE(::testing::Message() << s.m << " x " << s.n << " x " << s.k << ", seed " << seed + 2 * i
+                                      << (zeros ? ", with zeros" : ""));
+    Matrix a = test::random_wide_matrix(s.m, s.k, seed + 2 * i, -4, 4);
+    Matrix b = test::random_wide_matrix(s.k, s.n, seed + 2 * i + 1, -4, 4);
+    if (zeros) {  // a third of op(A)'s elements and every fifth of op(B)'s, scattered
+      for (index_t j = 0; j < s.k; ++j)
+        for (index_t r = 0; r < s.m; ++r)
+          if ((r * 7 + j) % 3 == 0) a(r, j) = 0.0f;
+      for (index_t c = 0; c < s.n; ++c)
+        for (index_t j = 0; j < s.k; ++j)
+          if ((c * 3 + j * 11) % 5 == 0) b(j, c) = 0.0f;
+    }
     const GemmArgs g = make_operand_args("test", 'N', 'N', s.m, s.n, s.k, a.ptr(), a.ld, b.ptr(), b.ld);
     const numerics::Int8CrossTerms want = int8_cross_terms(g.a_rows(), g.b_cols());
     const std::string out = logged_call(a, b, NormwiseFP32{});

@@ -69,7 +69,8 @@ EGEMM_INLINE double int8_column_square(float x) {
   const double d = int8_counts(x) ? static_cast<double>(x) : 0.0;
   return mul_rn(d, d);  // exact: 24 bits squared fit float64's 53
 }
-EGEMM_INLINE double int8_column_weight(float x, int e) { return int8_counts(x) ? pow2_double(2 * e) : 0.0; }
+EGEMM_INLINE double int8_row_square_weight(int e) { return pow2_double(2 * e); }  // 4^e
+EGEMM_INLINE double int8_column_weight(float x, int e) { return int8_counts(x) ? int8_row_square_weight(e) : 0.0; }
 EGEMM_INLINE Int8ColumnSum int8_column_part(float x, int e) {
   return {int8_column_square(x), int8_column_weight(x, e), int8_counts(x) ? 1u : 0u};
 }
