@@ -123,6 +123,7 @@ void carve_column_sums(WorkspaceCarver& carver, SplitPair& s) {
     op->column_sums.squares = carver.take<double>(entries);
     op->column_sums.weights = carver.take<double>(entries);
     op->column_sums.nonzeros = carver.take<std::uint8_t>(entries);
+    op->column_sums.row_panel_weights = carver.take<double>(static_cast<std::size_t>(op->rows_pad / split_panel_rows));
   }
 }
 

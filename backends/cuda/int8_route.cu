@@ -20,17 +20,23 @@ constexpr int lanes = numerics::int8_cross_lanes;
 constexpr int route_threads = 1024;
 static_assert(split_depth_multiple_for(SplitRule::int8_digits) % lanes == 0, "the blocks cover the padded depth");
 
+// Row panel q's column sums at depth index p, as the split left them
+// (split_operand.hpp: z_p the row panel's own where all its rows count).
+__device__ __forceinline__ Int8ColumnSum column_sum(const ColumnSumsOut& sums, index_t q, index_t at) {
+  const std::uint8_t nonzeros = __ldcg(sums.nonzeros + at);
+  const double weights = nonzeros == numerics::int8_cross_panel_rows ? __ldcg(sums.row_panel_weights + q)
+                                                                      : __ldcg(sums.weights + at);
+  return {__ldcg(sums.squares + at), weights, nonzeros};
+}
+
 // Lane `lane`'s part of depth index p's column sums of `op`: its row panels
 // lane, lane + 32, ... in order.
 __device__ __forceinline__ Int8ColumnSum lane_sum(const SplitOperand& op, index_t p, int lane) {
   const index_t row_panels = op.rows_pad / numerics::int8_cross_panel_rows;
   Int8ColumnSum s;
 #pragma unroll 4
-  for (index_t q = lane; q < row_panels; q += lanes) {
-    const index_t at = q * op.depth_pad + p;
-    s = numerics::add_rn(s, Int8ColumnSum{__ldcg(op.column_sums.squares + at), __ldcg(op.column_sums.weights + at),
-                                          __ldcg(op.column_sums.nonzeros + at)});
-  }
+  for (index_t q = lane; q < row_panels; q += lanes)
+    s = numerics::add_rn(s, column_sum(op.column_sums, q, q * op.depth_pad + p));
   return s;
 }
 

@@ -139,8 +139,9 @@ __device__ __forceinline__ CountedRows counted_rows(const Panel& panel, const do
 // loop written out took ~20: the squares by one FMA (d d is exact in float64,
 // so fma(d, d, s) is the host's s + d d bit for bit), the rows that count as
 // a flag (n_p is 32 where all do), each row's 4^e from shared memory, the
-// weights summed over all 32 rows; where some row does not count (zeros,
-// Inf, NaN, padding: rare) a second loop counts and sums the rows that do.
+// weights summed over all 32 rows (the row panel's, written once:
+// split_operand.hpp); where some row does not count (zeros, Inf, NaN,
+// padding: rare) a second loop counts and sums the rows that do, written at p.
 static_assert(panel_rows == numerics::int8_cross_panel_rows, "a column sum covers a split panel's rows");
 static_assert(panel_rows <= 32, "a 32-bit mask holds a column's counted rows");
 __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], int e, const SplitOperand& dst,
@@ -154,7 +155,7 @@ __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], 
   __syncthreads();
   const int p = static_cast<int>(threadIdx.x);
   if (p < panel_k) {
-    double squares = 0.0, weights = 0.0;
+    double squares = 0.0, all_rows_weights = 0.0;
     bool all_count = true;
 #pragma unroll 8
     for (int r = 0; r < panel_rows; ++r) {
@@ -162,18 +163,18 @@ __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], 
       const bool counts = numerics::int8_counts(value);
       const double d = counts ? static_cast<double>(value) : 0.0;
       squares = __fma_rn(d, d, squares);
-      weights = numerics::add_rn(weights, row_weight[r]);
+      all_rows_weights = numerics::add_rn(all_rows_weights, row_weight[r]);
       all_count &= counts;
     }
+    const index_t row_panel = at.r0 / panel_rows, to = row_panel * dst.depth_pad + at.p0 + p;
     int nonzeros = panel_rows;
     if (!all_count) {
       const CountedRows rows = counted_rows(panel, row_weight, p);
-      weights = rows.weights;
+      dst.column_sums.weights[to] = rows.weights;
       nonzeros = __popc(rows.mask);
     }
-    const index_t to = at.r0 / panel_rows * dst.depth_pad + at.p0 + p;
+    if (at.p0 == 0 && p == 0) dst.column_sums.row_panel_weights[row_panel] = all_rows_weights;
     dst.column_sums.squares[to] = squares;
-    dst.column_sums.weights[to] = weights;
     dst.column_sums.nonzeros[to] = static_cast<std::uint8_t>(nonzeros);
   }
   __syncthreads();  // read before write_digits stages the digits there

@@ -21,10 +21,16 @@ inline constexpr int max_pieces = 3;
 
 // Where Int8Slices' split writes NormwiseFP32's column sums: c_p, z_p and
 // n_p of each 32-row panel (numerics/int8_cross_rule.hpp), or nowhere.
+// Arrays of (row panel, p), but for the row panels' weights. Where all 32
+// rows of a panel count at p (n_p = 32, the usual case) z_p is the sum of
+// the panel's 4^e over its rows, the same at every p: written once a row
+// panel, and z_p only where some row does not count (8 of the 17 bytes a
+// (row panel, p) the split writes and the cross kernel reads).
 struct ColumnSumsOut {
   double* squares = nullptr;
-  double* weights = nullptr;
-  std::uint8_t* nonzeros = nullptr;  // at most 32
+  double* weights = nullptr;            // z_p, where n_p < 32
+  std::uint8_t* nonzeros = nullptr;     // n_p, at most 32
+  double* row_panel_weights = nullptr;  // [rows_pad / 32]: z_p where n_p = 32
   __host__ __device__ bool wanted() const { return squares != nullptr; }
 };
 

@@ -211,10 +211,13 @@ TEST(CudaNormwiseFP32, TheCrossRuleOnTheDeviceDecidesAsTheHosts) {
 
 // One operand's per-panel column sums, random over many decades (any
 // doubles test the order), in host memory and on the device.
+// Random column sums of each 32-row panel, on the host and as the split
+// leaves them on the device: where all 32 rows count (half the entries) the
+// weights are the row panel's, and the entry's own slot holds NaN, unread.
 struct PanelSums {
   index_t rows = 0;
   std::vector<numerics::Int8ColumnSum> host;
-  test::DeviceBuffer<double> squares, weights;
+  test::DeviceBuffer<double> squares, weights, row_panel_weights;
   test::DeviceBuffer<std::uint8_t> nonzeros;
   test::DeviceBuffer<std::uint32_t> row_weight;  // 2^24 each: every row holds the digits and carries the norm
   test::DeviceBuffer<int> row_exponent;          // zeros
@@ -225,28 +228,32 @@ struct PanelSums {
         host(static_cast<std::size_t>((rows_ + 31) / 32 * depth)),
         squares(host.size()),
         weights(host.size()),
+        row_panel_weights(static_cast<std::size_t>((rows_ + 31) / 32)),
         nonzeros(host.size()),
         row_weight(std::vector<std::uint32_t>(static_cast<std::size_t>(rows_), 1u << 24)),
         row_exponent(std::vector<int>(static_cast<std::size_t>(rows_), 0)) {
     std::uniform_real_distribution<double> mantissa(0.5, 1.0);
-    std::uniform_int_distribution<int> exponent(-60, 60), count(0, 32);
-    std::vector<double> sq(host.size()), w(host.size());
+    std::uniform_int_distribution<int> exponent(-60, 60), count(0, 31), all_rows(0, 1);
+    std::vector<double> sq(host.size()), w(host.size()), panel_w(row_panel_weights.size());
     std::vector<std::uint8_t> nz(host.size());
+    for (double& x : panel_w) x = weight_scale * std::ldexp(mantissa(gen), exponent(gen));
     for (std::size_t i = 0; i < host.size(); ++i) {
+      const bool all = all_rows(gen) == 1;
       sq[i] = std::ldexp(mantissa(gen), exponent(gen));
-      w[i] = weight_scale * std::ldexp(mantissa(gen), exponent(gen));
-      nz[i] = static_cast<std::uint8_t>(count(gen));
-      host[i] = {sq[i], w[i], nz[i]};
+      w[i] = all ? std::numeric_limits<double>::quiet_NaN() : weight_scale * std::ldexp(mantissa(gen), exponent(gen));
+      nz[i] = static_cast<std::uint8_t>(all ? 32 : count(gen));
+      host[i] = {sq[i], all ? panel_w[i / static_cast<std::size_t>(depth)] : w[i], nz[i]};
     }
     squares.upload(sq);
     weights.upload(w);
+    row_panel_weights.upload(panel_w);
     nonzeros.upload(nz);
     op.rows = rows_;
     op.rows_pad = (rows_ + 31) / 32 * 32;
     op.depth = op.depth_pad = depth;
     op.row_weight = row_weight.get();
     op.exponent = row_exponent.get();
-    op.column_sums = {squares.get(), weights.get(), nonzeros.get()};
+    op.column_sums = {squares.get(), weights.get(), nonzeros.get(), row_panel_weights.get()};
   }
 };
 
