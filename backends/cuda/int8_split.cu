@@ -112,11 +112,10 @@ __device__ __forceinline__ void add_row_weight(const SplitOperand& dst, index_t 
   atomicAdd(dst.row_weight + row, weight);
 }
 
-// Where not every row of column p counts: the mask of those that do, and
-// their weights summed in order (the host adds +0 for the others, which
-// changes no bit).
+// Where not every row of column p counts: how many do, and their weights
+// summed in order (the host adds +0 for the others, which changes no bit).
 struct CountedRows {
-  std::uint32_t mask = 0;
+  int count = 0;
   double weights = 0.0;
 };
 __device__ __forceinline__ CountedRows counted_rows(const Panel& panel, const double (&row_weight)[panel_rows], int p) {
@@ -124,7 +123,7 @@ __device__ __forceinline__ CountedRows counted_rows(const Panel& panel, const do
 #pragma unroll 1  // unrolled, the split spills at its 40 registers
   for (int r = 0; r < panel_rows; ++r) {
     if (!numerics::int8_counts(panel[r][p])) continue;
-    rows.mask |= 1u << r;
+    ++rows.count;
     rows.weights = numerics::add_rn(rows.weights, row_weight[r]);
   }
   return rows;
@@ -143,7 +142,6 @@ __device__ __forceinline__ CountedRows counted_rows(const Panel& panel, const do
 // split_operand.hpp); where some row does not count (zeros, Inf, NaN,
 // padding: rare) a second loop counts and sums the rows that do, written at p.
 static_assert(panel_rows == numerics::int8_cross_panel_rows, "a column sum covers a split panel's rows");
-static_assert(panel_rows <= 32, "a 32-bit mask holds a column's counted rows");
 __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], int e, const SplitOperand& dst,
                                                   const PanelPlace& at, Panel& panel) {
   __shared__ double row_weight[panel_rows];  // 4^e of each row
@@ -171,7 +169,7 @@ __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], 
     if (!all_count) {
       const CountedRows rows = counted_rows(panel, row_weight, p);
       dst.column_sums.weights[to] = rows.weights;
-      nonzeros = __popc(rows.mask);
+      nonzeros = rows.count;
     }
     if (at.p0 == 0 && p == 0) dst.column_sums.row_panel_weights[row_panel] = all_rows_weights;
     dst.column_sums.squares[to] = squares;
