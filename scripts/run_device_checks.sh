@@ -6,15 +6,19 @@
 #   run_device_checks.sh tiles   the Hopper kernel's tile sweep against the analytic model (TILE_SHAPES)
 #   run_device_checks.sh timeline  one call's kernels on the GPU's timeline (TIMELINE_SHAPES), with
 #                                dependent launches and without (each kernel's own time)
+#   run_device_checks.sh ab      the staged library against the one staged as the baseline
+#                                (STAGE_BASELINE): each kernel's own time, one process a side,
+#                                alternating for AB_ROUNDS rounds (default 3), AB_POLICIES
+#                                (default EmulatedFP32) at AB_SHAPES (default 8192^3)
 #   run_device_checks.sh sanitize  the GPU unit tests that run every kernel on small shapes
 #                                (SANITIZE_FILTER) under compute-sanitizer's tools (SANITIZE_TOOLS:
 #                                memcheck racecheck synccheck initcheck; SANITIZE_TIMEOUT_S a tool)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
-mode=${1:?tests, bench, tiles, timeline or sanitize}
-case $mode in tests|bench|tiles|timeline|sanitize) ;;
-  *) echo "unknown mode '$mode': tests, bench, tiles, timeline or sanitize" >&2; exit 2 ;;
+mode=${1:?tests, bench, tiles, timeline, ab or sanitize}
+case $mode in tests|bench|tiles|timeline|ab|sanitize) ;;
+  *) echo "unknown mode '$mode': tests, bench, tiles, timeline, ab or sanitize" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$here/lib:${LD_LIBRARY_PATH:-}"
@@ -86,6 +90,24 @@ case $mode in
       python3 "$here/plot_call_timeline.py" "$out/timeline-$launches.csv" --out "$out/timeline-$launches.png" \
         --title "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $launches launches" >> "$summary" 2>&1
     done
+    ;;
+  ab)
+    [[ -d $here/baseline ]] || { echo "no baseline staged (STAGE_BASELINE=BUILD_DIR stage_device_run.sh)" | tee -a "$summary"; exit 1; }
+    traces=$(mktemp -d)
+    for round in $(seq "${AB_ROUNDS:-3}"); do
+      for side in change baseline; do  # alternating: both sides see the board's clock drift alike
+        libs=$([[ $side == baseline ]] && echo "$here/baseline:$here/lib" || echo "$here/lib")
+        t0=$SECONDS
+        LD_LIBRARY_PATH=$libs:${LD_LIBRARY_PATH:-} EGEMM_DEPENDENT_LAUNCH=0 "$here/bin/egemm_call_timeline"           --shapes "${AB_SHAPES:-8192x8192x8192}" --policies "${AB_POLICIES:-EmulatedFP32}" --calls "${AB_CALLS:-9}"           --csv "$traces/$side-$round.csv" > "$traces/$side-$round.md" 2>&1
+        verdict $? "call timeline, $side, round $round" $t0
+      done
+    done
+    python3 "$here/compare_call_timelines.py" --change "$traces"/change-*.csv --baseline "$traces"/baseline-*.csv \
+      --out "$out/ab.md" > /dev/null 2>> "$summary"
+    verdict $? "A/B table"
+    grep -E "^###|GPU span" "$out/ab.md" | tee -a "$summary"
+    tar -C "$traces" -czf "$out/ab-traces.tar.gz" .  # one file: the device tool returns at most 8 a run
+    rm -rf "$traces"
     ;;
   sanitize)
     sanitizer=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}

@@ -3,6 +3,9 @@
 # folder that can travel to the GPU machine (the device tool's `carry`):
 # executables, libegemm, the report script. Object files stay behind.
 #   scripts/stage_device_run.sh BUILD_DIR STAGE_DIR
+# STAGE_BASELINE=BUILD_DIR2 also copies that build's libegemm into
+# STAGE_DIR/baseline, for run_device_checks.sh ab (the same programs against
+# the other library: build the baseline from the commit to compare against).
 # STAGE_SYSTEM_LIBS=1 also copies the distribution's libraries the programs
 # link beyond glibc, libstdc++ and CUDA's (Debian's Kokkos and its BLAS,
 # LAPACK and Fortran runtime: ~18 MB), for a GPU machine whose image lacks
@@ -16,6 +19,12 @@ stage=${2:?stage dir}
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/lib"
 cp -P "$build"/src/libegemm.* "$stage/lib/" 2>/dev/null || true  # none for a static libegemm
+if [[ -n ${STAGE_BASELINE:-} ]]; then
+  ls "$STAGE_BASELINE"/src/libegemm.so.* > /dev/null 2>&1 ||
+    { echo "STAGE_BASELINE=$STAGE_BASELINE: no shared libegemm in its src/" >&2; exit 2; }
+  mkdir -p "$stage/baseline"
+  cp -P "$STAGE_BASELINE"/src/libegemm.so* "$stage/baseline/"
+fi
 # Debian's Google Benchmark is not on the GPU machine's image.
 cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" 2>/dev/null || true
 # CUPTI, for egemm_call_timeline, in case the GPU machine's CUDA lacks it.
@@ -30,5 +39,6 @@ if [[ ${STAGE_SYSTEM_LIBS:-0} == 1 ]]; then
     xargs -r cp -L -t "$stage/lib/"
 fi
 cp "$(dirname "$0")/run_device_checks.sh" "$stage/"
-cp "$(dirname "$0")/../perf_tests/report.py" "$(dirname "$0")/../perf_tests/call_timeline/plot_call_timeline.py" "$stage/"
+cp "$(dirname "$0")/../perf_tests/report.py" "$(dirname "$0")/../perf_tests/call_timeline/plot_call_timeline.py" \
+   "$(dirname "$0")/../perf_tests/call_timeline/compare_call_timelines.py" "$stage/"
 du -sh "$stage"/* | sed 's/^/  /'
