@@ -21,11 +21,12 @@ inline constexpr int max_pieces = 3;
 
 // Where Int8Slices' split writes NormwiseFP32's column sums: c_p, z_p and
 // n_p of each 32-row panel (numerics/int8_cross_rule.hpp), or nowhere.
-// Arrays of (row panel, p), but for the row panels' weights. Where all 32
-// rows of a panel count at p (n_p = 32, the usual case) z_p is the sum of
-// the panel's 4^e over its rows, the same at every p: written once a row
-// panel, and z_p only where some row does not count (8 of the 17 bytes a
-// (row panel, p) the split writes and the cross kernel reads).
+// Indexed by (row panel, p), row panel after row panel, but for
+// row_panel_weights: where all 32 rows of a panel count at p (n_p = 32, the
+// usual case) z_p is the sum of the panel's 4^e over its rows, the same at
+// every p, so the split writes it once a row panel and z_p at (row panel,
+// p) only where some row does not count (9 bytes a (row panel, p) where
+// there were 17, written by the split and read by the cross kernel).
 struct ColumnSumsOut {
   double* squares = nullptr;
   double* weights = nullptr;            // z_p, where n_p < 32
