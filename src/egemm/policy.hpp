@@ -60,12 +60,14 @@ struct Int8Slices {};
 // sqrt(k) / 10) and the two operands' column sums show the digits' error at
 // most ~0.75x FP32's in norm (numerics::int8_digits_hold_product: where a
 // row's small elements meet the other operand's mass and its large ones
-// meet zeros, however they lie along k), EmulatedFP32 otherwise; chosen per
-// call from the digits' own statistics (on the GPU, on the device).
+// meet zeros, however they lie along k) and at least 64 entries of C carry
+// its norm (numerics::int8_norm_spread_over_entries), EmulatedFP32
+// otherwise; chosen per call from the digits' own statistics (on the GPU,
+// on the device).
 // Normwise, not entry by entry: an element 2^s below its row's largest keeps
 // ~24 - s bits (EmulatedFP32 keeps 22 of every element; docs/numerics.md,
 // section 8). On the GPU, products where the route cannot pay for itself
-// (model/normwise_route.hpp: below 8192^3 for square ones) run EmulatedFP32
+// (model/normwise_route.hpp: below 4096^3 for square ones) run EmulatedFP32
 // directly, as EmulatedFP32 hands tiny ones to SGEMM.
 struct NormwiseFP32 {};
 

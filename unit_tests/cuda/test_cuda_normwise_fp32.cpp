@@ -209,11 +209,10 @@ TEST(CudaNormwiseFP32, TheCrossRuleOnTheDeviceDecidesAsTheHosts) {
   });
 }
 
-// One operand's per-panel column sums, random over many decades (any
-// doubles test the order), in host memory and on the device.
-// Random column sums of each 32-row panel, on the host and as the split
-// leaves them on the device: where all 32 rows count (half the entries) the
-// weights are the row panel's, and the entry's own slot holds NaN, unread.
+// One operand's random column sums of each 32-row panel, over many decades
+// (any doubles test the order), on the host and as the split leaves them on
+// the device: where all 32 rows count (half the entries) the weights are the
+// row panel's, and the entry's own slot holds NaN, unread.
 struct PanelSums {
   index_t rows = 0;
   std::vector<numerics::Int8ColumnSum> host;
