@@ -12,21 +12,34 @@
 
 namespace egemm::cuda::split_panel {
 
-// Where not every row of column p counts: how many do, and their weights
-// summed in order (the host adds +0 for the others, which changes no bit).
+// Where not every row of column p counts: how many do, and their squares
+// and weights summed in order (the host adds +0 for the others, which
+// changes no bit).
 struct CountedRows {
   int count = 0;
-  double weights = 0.0;
+  double squares = 0.0, weights = 0.0;
 };
 __device__ __forceinline__ CountedRows counted_rows(const Panel& panel, const double (&row_weight)[panel_rows], int p) {
   CountedRows rows;
 #pragma unroll 1  // unrolled, the split spills at its 40 registers
   for (int r = 0; r < panel_rows; ++r) {
-    if (!numerics::int8_counts(panel[r][p])) continue;
+    const float value = panel[r][p];
+    if (!numerics::int8_counts(value)) continue;
     ++rows.count;
+    const double d = value;
+    rows.squares = __fma_rn(d, d, rows.squares);
     rows.weights = numerics::add_rn(rows.weights, row_weight[r]);
   }
   return rows;
+}
+
+// The sum of a row panel's 4^e over its rows, in order: z_p wherever all of
+// them count (split_operand.hpp), the same at every p.
+__device__ __forceinline__ double row_panel_weight(const double (&row_weight)[panel_rows]) {
+  double sum = 0.0;
+#pragma unroll 1
+  for (int r = 0; r < panel_rows; ++r) sum = numerics::add_rn(sum, row_weight[r]);
+  return sum;
 }
 
 // NormwiseFP32's column sums of a panel (numerics/int8_cross_rule.hpp): for
@@ -34,13 +47,15 @@ __device__ __forceinline__ CountedRows counted_rows(const Panel& panel, const do
 // rows, summed row after row by one thread (the host oracle's order), written
 // at (row panel, p). The values go through the panel's shared memory, free
 // between load_row_values and write_digits; padding rows hold zeros.
-// The split is issue-bound, so a row takes ~11 instructions where the host's
-// loop written out took ~20: the squares by one FMA (d d is exact in float64,
-// so fma(d, d, s) is the host's s + d d bit for bit), the rows that count as
-// a flag (n_p is 32 where all do), each row's 4^e from shared memory, the
-// weights summed over all 32 rows (the row panel's, written once:
-// split_operand.hpp); where some row does not count (zeros, Inf, NaN,
-// padding: rare) a second loop counts and sums the rows that do, written at p.
+// The split is issue-bound, so a row takes 4 instructions (a load, a
+// conversion, an FMA, a min) where the host's loop written out takes ~20:
+// the squares by one FMA of every value (d d is exact in float64, so
+// fma(d, d, s) is the host's s + d d bit for bit; a zero adds +0), the
+// smallest |x| to see a zero, and Inf or NaN seen in the sum itself, which
+// they leave infinite or NaN (finite squares cannot overflow it). Where all
+// 32 rows count, n_p is 32 and z_p the row panel's weight (written once by
+// its first k panel); where some row does not (zeros, Inf, NaN, padding:
+// rare) a second loop sums the rows that do.
 static_assert(panel_rows == numerics::int8_cross_panel_rows, "a column sum covers a split panel's rows");
 __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], int e, const SplitOperand& dst,
                                                   const PanelPlace& at, Panel& panel) {
@@ -53,25 +68,25 @@ __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], 
   __syncthreads();
   const int p = static_cast<int>(threadIdx.x);
   if (p < panel_k) {
-    double squares = 0.0, all_rows_weights = 0.0;
-    bool all_count = true;
+    double squares = 0.0;
+    float smallest = INFINITY;  // fminf passes a NaN by: the sum catches it
 #pragma unroll 8
     for (int r = 0; r < panel_rows; ++r) {
       const float value = panel[r][p];
-      const bool counts = numerics::int8_counts(value);
-      const double d = counts ? static_cast<double>(value) : 0.0;
+      const double d = value;
       squares = __fma_rn(d, d, squares);
-      all_rows_weights = numerics::add_rn(all_rows_weights, row_weight[r]);
-      all_count &= counts;
+      smallest = fminf(smallest, fabsf(value));
     }
+    const bool all_count = smallest != 0.0f && isfinite(squares);
     const index_t row_panel = at.r0 / panel_rows, to = row_panel * dst.depth_pad + at.p0 + p;
     int nonzeros = panel_rows;
     if (!all_count) {
       const CountedRows rows = counted_rows(panel, row_weight, p);
+      squares = rows.squares;
       dst.column_sums.weights[to] = rows.weights;
       nonzeros = rows.count;
     }
-    if (at.p0 == 0 && p == 0) dst.column_sums.row_panel_weights[row_panel] = all_rows_weights;
+    if (at.p0 == 0 && p == 0) dst.column_sums.row_panel_weights[row_panel] = row_panel_weight(row_weight);
     dst.column_sums.squares[to] = squares;
     dst.column_sums.nonzeros[to] = static_cast<std::uint8_t>(nonzeros);
   }

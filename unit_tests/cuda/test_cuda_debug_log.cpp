@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -104,7 +105,8 @@ double logged_value(const std::string& out, const std::string& name) {
 // the route's, on values whose float64 sums round at every add. One panel at
 // a shallow depth (where a panel's own order shows; eight seeds, as a sum in
 // another order matches in about a quarter of them) and many panels, once
-// with zeros scattered (the rows that count summed apart).
+// with zeros scattered (the rows that count summed apart), once with Inf and
+// NaN among them too (counted as zeros; the split sees them in its sums).
 TEST(CudaDebugLog, NormwiseFP32sCrossTermsAreTheHostsBitForBit) {
   EGEMM_REQUIRE_GPU();
   const test::ScopedEnv debug("EGEMM_LOG", "debug"), on_tensor_cores("EGEMM_SMALL_GEMM_FALLBACK", "0");
@@ -115,11 +117,12 @@ TEST(CudaDebugLog, NormwiseFP32sCrossTermsAreTheHostsBitForBit) {
   std::vector<Shape> shapes(8, Shape{32, 32, 2});
   shapes.push_back({35 * 32 + 7, 200, 1000});
   shapes.push_back({35 * 32 + 7, 200, 1000});  // with zeros: the split's second loop over a column's rows
+  shapes.push_back({35 * 32 + 7, 200, 1000});  // with zeros, Inf and NaN
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const Shape s = shapes[i];
-    const bool zeros = i + 1 == shapes.size();
+    const bool zeros = i + 2 >= shapes.size(), specials = i + 1 == shapes.size();
     SCOPED_TRACE(::testing::Message() << s.m << " x " << s.n << " x " << s.k << ", seed " << seed + 2 * i
-                                      << (zeros ? ", with zeros" : ""));
+                                      << (specials ? ", with zeros, Inf and NaN" : zeros ? ", with zeros" : ""));
     Matrix a = test::random_wide_matrix(s.m, s.k, seed + 2 * i, -4, 4);
     Matrix b = test::random_wide_matrix(s.k, s.n, seed + 2 * i + 1, -4, 4);
     if (zeros) {  // a third of op(A)'s elements and every fifth of op(B)'s, scattered
@@ -129,6 +132,11 @@ TEST(CudaDebugLog, NormwiseFP32sCrossTermsAreTheHostsBitForBit) {
       for (index_t c = 0; c < s.n; ++c)
         for (index_t j = 0; j < s.k; ++j)
           if ((c * 3 + j * 11) % 5 == 0) b(j, c) = 0.0f;
+    }
+    if (specials) {  // in panels of their own rows and in shared ones, in either operand
+      const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+      a(5, 17) = inf, a(6, 17) = -inf, a(40, 300) = nan, a(s.m - 1, s.k - 1) = nan;
+      b(600, 3) = -inf, b(601, 190) = nan;
     }
     const GemmArgs g = make_operand_args("test", 'N', 'N', s.m, s.n, s.k, a.ptr(), a.ld, b.ptr(), b.ld);
     const numerics::Int8CrossTerms want = int8_cross_terms(g.a_rows(), g.b_cols());
