@@ -212,21 +212,22 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
 // route, the digits' gemm and fixups, then EmulatedFP32's whole sequence,
 // each kernel gated on the route's path word. The two sequences' pieces
 // share their workspace (EmulatedFP32's split starts after the digits' last
-// reader, in stream order); their statistics do not: both are zeroed before
-// the first kernel, and the route's word, which EmulatedFP32's kernels read,
-// is the digits'.
+// reader, in stream order); their statistics do not: both, and the route's
+// state between them, are zeroed before the first kernel, and the route's
+// word, which EmulatedFP32's kernels read, is the digits'.
 void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStream_t stream,
                            PathReport* report = nullptr) {
   SplitPair digits = split_shape(g, split_depth_multiple_for(SplitRule::int8_digits));
   SplitPair fallback = split_shape(g, split_depth_multiple_for(SplitRule::round_scaled_lo));
   carve_stats(scratch, digits);
+  auto* const route_state = scratch.take<RouteState>(1);
   carve_stats(scratch, fallback);
   carve_column_sums(scratch, digits);
   const auto cross_groups = static_cast<std::size_t>(int8_cross_groups(digits.a.depth_pad));
   auto* const cross_terms = scratch.take<numerics::Int8CrossTerms>(cross_groups + 1);
   std::uint32_t* const path_word = digits.path_word;
   const bool enqueue = !scratch.measures_only();
-  if (enqueue) {  // both blocks, taken one after the other, in one memset (a launch costs the host ~7 us)
+  if (enqueue) {  // the three blocks, taken one after another, in one memset (a launch costs the host ~7 us)
     const auto* first = reinterpret_cast<unsigned char*>(digits.stats);
     const auto* end = reinterpret_cast<unsigned char*>(fallback.stats) + fallback.stats_bytes;
     EGEMM_CUDA_CHECK(cudaMemsetAsync(digits.stats, 0, static_cast<std::size_t>(end - first), stream));
@@ -236,7 +237,7 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   if (enqueue) {
     launch_int8_slices_split(g.a_rows(), g.b_cols(), digits.a, digits.b, digits.any_nonfinite, digits.split_tickets,
                              stream);
-    launch_int8_route(digits.a, digits.b, g.k, cross_terms, path_word, stream);
+    launch_int8_route(digits.a, digits.b, g.k, cross_terms, route_state, path_word, stream);
   }
   launch_fused_gemm(PolicyId::int8_slices, digits.a, digits.b, g, path_word, EmulationPath::int8_digits, scratch, stream);
   if (enqueue) launch_entry_fixups(g, digits.a, digits.b, digits.any_nonfinite, path_word, stream, /*digits=*/true);

@@ -1,5 +1,7 @@
 #include "backends/cuda/int8_route.hpp"
 
+#include <algorithm>
+
 #include "backends/cuda/dependent_launch.hpp"
 #include "backends/cuda/emulation_path.hpp"
 #include "egemm/numerics/int8_digits.hpp"
@@ -89,11 +91,49 @@ __device__ __forceinline__ Int8CrossTerms fold_warp(Int8CrossTerms t) {
   return t;
 }
 
-// Block g: the cross terms of depth indices [32 g, 32 g + 32), folded.
-__global__ void __launch_bounds__(lanes * lanes) int8_cross_kernel(const SplitOperand a, const SplitOperand b,
-                                                                    Int8CrossTerms* group_terms) {
+// Row `row`'s L1 mass (numerics::int8_row_mass) from the split's weight and exponent.
+__device__ __forceinline__ double row_mass(std::uint32_t weight, const SplitOperand& op, index_t row) {
+  return numerics::int8_row_mass(weight, __ldcg(op.exponent + row));
+}
+
+// The rows a block of either kernel takes: one a thread, rows_per_block a block.
+constexpr int rows_per_block = 1024;
+__device__ __forceinline__ index_t row_of_thread() {
+  return static_cast<index_t>(blockIdx.x) * rows_per_block + threadIdx.y * blockDim.x + threadIdx.x;
+}
+
+// Operand `i`'s row of this thread: whether it fails the row rule, and its
+// mass, merged into the route's state a warp at a time (an OR and a max:
+// the same in any order, so the host's loop decides alike; masses are >= 0,
+// so their bits order as they do).
+__device__ __forceinline__ void scan_row(const SplitOperand& op, index_t k, int i, RouteState* state) {
+  const index_t row = row_of_thread();
+  bool spread = false;
+  double mass = 0.0;
+  if (row < op.rows) {
+    const std::uint32_t weight = __ldcg(op.row_weight + row);
+    spread = !numerics::int8_digits_hold_row(weight, k);
+    mass = row_mass(weight, op, row);
+  }
+  spread = __any_sync(0xffffffffu, spread);
+#pragma unroll
+  for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2) mass = fmax(mass, __shfl_xor_sync(0xffffffffu, mass, lane_mask));
+  if (threadIdx.x % 32 != 0) return;  // blockDim.x is 32: lane 0
+  if (spread) atomicOr(&state->spread, 1u);
+  if (mass > 0.0) atomicMax(&state->largest_bits[i], static_cast<unsigned long long>(__double_as_longlong(mass)));
+}
+
+// Block g: the cross terms of depth indices [32 g, 32 g + 32), folded; and
+// the rows [1024 g, 1024 g + 1024) of each operand scanned for the route
+// (blocks beyond the groups only scan).
+__global__ void __launch_bounds__(lanes * lanes) int8_cross_kernel(const SplitOperand a, const SplitOperand b, index_t k,
+                                                                    Int8CrossTerms* group_terms, int groups,
+                                                                    RouteState* state) {
   wait_for_previous_kernel();
   allow_next_kernel();
+  scan_row(a, k, 0, state);
+  scan_row(b, k, 1, state);
+  if (static_cast<int>(blockIdx.x) >= groups) return;  // block-uniform: the folds' barriers stay whole
   __shared__ LaneSums sums_a, sums_b;
   const int x = static_cast<int>(threadIdx.x), lane = static_cast<int>(threadIdx.y);
   const index_t p = static_cast<index_t>(blockIdx.x) * lanes + x;
@@ -105,86 +145,68 @@ __global__ void __launch_bounds__(lanes * lanes) int8_cross_kernel(const SplitOp
   if (x == 0) group_terms[blockIdx.x] = group;
 }
 
-// The groups' cross terms, their strided sum (warp 0: a lane each), left
-// after them and held against the cross rule; the verdict in every lane.
+// The groups' cross terms, their strided sum (warp 0: a lane each, its
+// groups' loads issued before their adds), left after them and held
+// against the cross rule; the verdict in every lane.
 __device__ __forceinline__ bool cross_rule_fails(Int8CrossTerms* group_terms, int groups, index_t m, index_t n) {
   const int lane = static_cast<int>(threadIdx.x);
+  constexpr int batch = 8;
   Int8CrossTerms sum;
-  for (int g = lane; g < groups; g += lanes)
-    sum = numerics::add_rn(sum, Int8CrossTerms{__ldcg(&group_terms[g].digits), __ldcg(&group_terms[g].fp32),
-                                               __ldcg(&group_terms[g].pairs)});
+  for (int first = lane; first < groups; first += batch * lanes) {
+    Int8CrossTerms terms[batch];
+#pragma unroll
+    for (int i = 0; i < batch; ++i) {
+      const int g = first + i * lanes;
+      if (g < groups)
+        terms[i] = {__ldcg(&group_terms[g].digits), __ldcg(&group_terms[g].fp32), __ldcg(&group_terms[g].pairs)};
+    }
+#pragma unroll
+    for (int i = 0; i < batch; ++i)
+      if (first + i * lanes < groups) sum = numerics::add_rn(sum, terms[i]);
+  }
   const Int8CrossTerms total = fold_warp(sum);
   if (lane == 0) group_terms[groups] = total;
   return __shfl_sync(0xffffffffu, !numerics::int8_digits_hold_product(total, m, n), 0);
 }
 
-// Row `row`'s L1 mass (numerics::int8_row_mass) from the split's weight and exponent.
-__device__ __forceinline__ double row_mass(std::uint32_t weight, const SplitOperand& op, index_t row) {
-  return numerics::int8_row_mass(weight, __ldcg(op.exponent + row));
+// How many of this thread's rows of operand `i` carry the norm
+// (numerics::int8_row_carries_norm), given the operand's largest mass,
+// added to the state a warp at a time: an integer count, the same in any
+// order, so the host's loop decides alike.
+__device__ __forceinline__ void count_row_carrying_norm(const SplitOperand& op, int i, RouteState* state) {
+  const index_t row = row_of_thread();
+  const double largest = __longlong_as_double(static_cast<long long>(__ldcg(&state->largest_bits[i])));
+  const bool carries = row < op.rows && numerics::int8_row_carries_norm(row_mass(__ldcg(op.row_weight + row), op, row), largest);
+  const unsigned count = __popc(__ballot_sync(0xffffffffu, carries));
+  if (threadIdx.x % 32 == 0 && count != 0) atomicAdd(&state->rows_carrying[i], count);
 }
 
-// What one pass over an operand's rows (this thread's share) finds: whether
-// some row fails the row rule, and the largest L1 mass.
-struct RowScan {
-  bool spread = false;
-  double largest = 0.0;
-};
-__device__ __forceinline__ RowScan scan_rows(const SplitOperand& op, index_t k) {
-  RowScan scan;
-#pragma unroll 8
-  for (index_t row = threadIdx.x; row < op.rows; row += route_threads) {
-    const std::uint32_t weight = __ldcg(op.row_weight + row);
-    scan.spread |= !numerics::int8_digits_hold_row(weight, k);
-    scan.largest = fmax(scan.largest, row_mass(weight, op, row));
-  }
-  return scan;
-}
-
-// The block's largest of every thread's `largest`.
-__device__ __forceinline__ double block_max(double largest) {
-  __shared__ double warp_largest[route_threads / 32];
-#pragma unroll
-  for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
-    largest = fmax(largest, __shfl_xor_sync(0xffffffffu, largest, lane_mask));
-  if (threadIdx.x % 32 == 0) warp_largest[threadIdx.x / 32] = largest;
-  __syncthreads();
-  for (int w = 0; w < route_threads / 32; ++w) largest = fmax(largest, warp_largest[w]);
-  __syncthreads();  // read before the next call writes
-  return largest;
-}
-
-// How many rows of `op` carry the norm (numerics::int8_row_carries_norm),
-// given the largest mass: an integer count, the same in any order, so the
-// host's loop decides alike. `count`: a shared word zeroed before a barrier.
-__device__ __forceinline__ void count_rows_carrying_norm(const SplitOperand& op, double largest, unsigned* count) {
-  unsigned mine = 0;
-#pragma unroll 8
-  for (index_t row = threadIdx.x; row < op.rows; row += route_threads)
-    mine += numerics::int8_row_carries_norm(row_mass(__ldcg(op.row_weight + row), op, row), largest) ? 1u : 0u;
-  mine = __reduce_add_sync(0xffffffffu, mine);  // a shared atomic a warp, not a thread
-  if (threadIdx.x % 32 == 0 && mine != 0) atomicAdd(count, mine);
-}
-
-// One block: a row's verdict is a load and a compare, so even 2 x 65536 rows
-// are 128 loads a thread; two passes over both operands' rows (the row rule
-// with the largest mass, then the rows carrying the norm), and one block
-// decides without counting blocks.
+// A thread a row: where no row failed the row rule, the rows carrying the
+// norm counted against each operand's largest mass (both found by the cross
+// kernel); then the last block to finish sums the cross terms and, where
+// every rule holds, sets the digits' bit of the path word.
 __global__ void __launch_bounds__(route_threads) int8_route_kernel(const SplitOperand a, const SplitOperand b,
-                                                                   index_t k, Int8CrossTerms* group_terms,
-                                                                   int groups, std::uint32_t* path_word) {
+                                                                   Int8CrossTerms* group_terms, int groups,
+                                                                   RouteState* state, std::uint32_t* path_word) {
   wait_for_previous_kernel();
   allow_next_kernel();
-  __shared__ unsigned rows_carrying[2];
-  if (threadIdx.x < 2) rows_carrying[threadIdx.x] = 0;
-  const bool cross_fails = threadIdx.x < lanes && cross_rule_fails(group_terms, groups, a.rows, b.rows);
-  const RowScan scan_a = scan_rows(a, k), scan_b = scan_rows(b, k);
-  const bool spread = __syncthreads_or(cross_fails || scan_a.spread || scan_b.spread);
-  if (spread) return;  // the whole block: the verdict is every thread's
-  const double largest_a = block_max(scan_a.largest), largest_b = block_max(scan_b.largest);
-  count_rows_carrying_norm(a, largest_a, &rows_carrying[0]);
-  count_rows_carrying_norm(b, largest_b, &rows_carrying[1]);
+  const bool spread = __ldcg(&state->spread) != 0;
+  if (!spread) {
+    count_row_carrying_norm(a, 0, state);
+    count_row_carrying_norm(b, 1, state);
+  }
+  __shared__ bool last;
+  __syncthreads();  // every warp's count added
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(&state->blocks_done, 1u) == gridDim.x - 1;
+  }
   __syncthreads();
-  if (threadIdx.x == 0 && numerics::int8_norm_spread_over_entries(rows_carrying[0], rows_carrying[1]))
+  if (!last || threadIdx.x >= lanes) return;
+  __threadfence();  // the other blocks' counts, seen after their arrivals
+  const bool cross_fails = cross_rule_fails(group_terms, groups, a.rows, b.rows);
+  if (threadIdx.x == 0 && !spread && !cross_fails &&
+      numerics::int8_norm_spread_over_entries(__ldcg(&state->rows_carrying[0]), __ldcg(&state->rows_carrying[1])))
     atomicOr(path_word, path_int8_digits);
 }
 
@@ -193,12 +215,13 @@ __global__ void __launch_bounds__(route_threads) int8_route_kernel(const SplitOp
 index_t int8_cross_groups(index_t depth_pad) { return depth_pad / lanes; }
 
 void launch_int8_route(const SplitOperand& a, const SplitOperand& b, index_t k, numerics::Int8CrossTerms* group_terms,
-                       std::uint32_t* path_word, cudaStream_t stream) {
+                       RouteState* state, std::uint32_t* path_word, cudaStream_t stream) {
   const auto groups = static_cast<int>(int8_cross_groups(a.depth_pad));
-  if (groups > 0)  // (k = 0: no terms, and the digits are exact)
-    launch_dependent(int8_cross_kernel, dim3(static_cast<unsigned>(groups)), dim3(lanes, lanes), 0, stream, a, b,
-                     group_terms);
-  launch_dependent(int8_route_kernel, dim3(1), dim3(route_threads), 0, stream, a, b, k, group_terms, groups,
+  const index_t rows = std::max(a.rows, b.rows);
+  const auto row_blocks = static_cast<unsigned>((rows + rows_per_block - 1) / rows_per_block);
+  launch_dependent(int8_cross_kernel, dim3(std::max(static_cast<unsigned>(groups), row_blocks)), dim3(lanes, lanes), 0,
+                   stream, a, b, k, group_terms, groups, state);
+  launch_dependent(int8_route_kernel, dim3(row_blocks), dim3(route_threads), 0, stream, a, b, group_terms, groups, state,
                    path_word);
 }
 

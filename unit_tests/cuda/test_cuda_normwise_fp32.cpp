@@ -277,8 +277,9 @@ TEST(CudaNormwiseFP32, TheCrossKernelSumsInTheHostsOrder) {
     const auto groups = static_cast<std::size_t>(cuda::int8_cross_groups(depth));
     test::DeviceBuffer<numerics::Int8CrossTerms> terms(groups + 1);
     test::DeviceBuffer<std::uint32_t> path_word(std::vector<std::uint32_t>{0u});
+    test::DeviceBuffer<cuda::RouteState> state(std::vector<cuda::RouteState>(1));
     test::cuda_ok(cudaMemset(terms.get(), 0x55, terms.size() * sizeof(numerics::Int8CrossTerms)), "memset");
-    cuda::launch_int8_route(a.op, b.op, depth, terms.get(), path_word.get(), nullptr);
+    cuda::launch_int8_route(a.op, b.op, depth, terms.get(), state.get(), path_word.get(), nullptr);
     test::cuda_ok(cudaDeviceSynchronize(), "the route");
     const numerics::Int8CrossTerms got = terms.download()[groups];
     const numerics::Int8CrossTerms want = int8_cross_terms_of_panels(a.host, b.host, depth);
@@ -288,6 +289,50 @@ TEST(CudaNormwiseFP32, TheCrossKernelSumsInTheHostsOrder) {
     ASSERT_EQ(numerics::int8_digits_hold_product(want, s.rows_a, s.rows_b), s.holds)
         << "the case should decide the other way: it would not test both verdicts";
     EXPECT_EQ((path_word.download()[0] & cuda::path_int8_digits) != 0, s.holds);
+  }
+}
+
+// The route kernel's blocks (a thread a row) count the rows carrying the
+// norm, and its last block decides from the sum of every block's counts:
+// rows of op(A) carrying it spread over all three blocks, one row of
+// op(B)^T, so that the entries rule holds at exactly 64 such rows and fails
+// at 63 (the other rules hold: small column sums, every row's weight 2^24;
+// the other rows' masses 2^-10 of the largest, below its quarter).
+TEST(CudaNormwiseFP32, TheRouteCountsRowsCarryingTheNormOverItsBlocks) {
+  EGEMM_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  std::mt19937_64 gen(seed);
+  const index_t depth = 4 * numerics::int8_cross_lanes, rows_a = 3 * 1024 - 7, rows_b = 50;
+  ASSERT_EQ(numerics::int8_min_norm_entries, 64) << "the case counts on the rule's 64 entries";
+  for (const int carrying : {64, 63}) {
+    SCOPED_TRACE(::testing::Message() << carrying << " rows of op(A) carry the norm");
+    PanelSums a(rows_a, depth, 0x1p-40, gen), b(rows_b, depth, 0x1p-40, gen);
+    std::vector<int> exponent_a(static_cast<std::size_t>(rows_a), -10), exponent_b(static_cast<std::size_t>(rows_b), -10);
+    std::uniform_int_distribution<index_t> any_row(0, rows_a - 1);
+    for (int placed = 0; placed < carrying;) {  // distinct rows, one in each block at least
+      const index_t row = placed < 3 ? placed * 1024 + 3 : any_row(gen);
+      if (exponent_a[static_cast<std::size_t>(row)] == 0) continue;
+      exponent_a[static_cast<std::size_t>(row)] = 0;
+      ++placed;
+    }
+    exponent_b[17] = 0;
+    a.row_exponent.upload(exponent_a);
+    b.row_exponent.upload(exponent_b);
+    const auto groups = static_cast<std::size_t>(cuda::int8_cross_groups(depth));
+    test::DeviceBuffer<numerics::Int8CrossTerms> terms(groups + 1);
+    test::DeviceBuffer<std::uint32_t> path_word(std::vector<std::uint32_t>{0u});
+    test::DeviceBuffer<cuda::RouteState> state(std::vector<cuda::RouteState>(1));
+    cuda::launch_int8_route(a.op, b.op, depth, terms.get(), state.get(), path_word.get(), nullptr);
+    test::cuda_ok(cudaDeviceSynchronize(), "the route");
+    const cuda::RouteState got = state.download()[0];
+    EXPECT_EQ(got.spread, 0u);
+    EXPECT_EQ(got.rows_carrying[0], static_cast<std::uint32_t>(carrying));
+    EXPECT_EQ(got.rows_carrying[1], 1u);
+    EXPECT_EQ(got.blocks_done, 3u);
+    ASSERT_TRUE(numerics::int8_digits_hold_product(int8_cross_terms_of_panels(a.host, b.host, depth), rows_a, rows_b))
+        << "the cross rule should hold: only the entries rule may decide";
+    EXPECT_EQ((path_word.download()[0] & cuda::path_int8_digits) != 0, carrying >= 64);
   }
 }
 
