@@ -91,51 +91,57 @@ __device__ __forceinline__ Int8CrossTerms fold_warp(Int8CrossTerms t) {
   return t;
 }
 
-// Row `row`'s L1 mass (numerics::int8_row_mass) from the split's weight and exponent.
-__device__ __forceinline__ double row_mass(std::uint32_t weight, const SplitOperand& op, index_t row) {
-  return numerics::int8_row_mass(weight, __ldcg(op.exponent + row));
+// The rows a block of either kernel scans or counts: one a thread.
+constexpr int rows_per_block = route_threads;
+static_assert(rows_per_block == lanes * lanes, "the cross kernel's blocks scan a row a thread");
+
+// A row of an operand as the route reads it: the split's weight and exponent.
+struct RowEntry {
+  bool present = false;
+  std::uint32_t weight = 0;
+  int exponent = 0;
+};
+__device__ __forceinline__ RowEntry load_row(const SplitOperand& op, index_t row) {
+  RowEntry r;
+  if (row >= op.rows) return r;
+  r = {true, __ldcg(op.row_weight + row), __ldcg(op.exponent + row)};
+  return r;
 }
 
-// The rows a block of either kernel takes: one a thread, rows_per_block a block.
-constexpr int rows_per_block = 1024;
-__device__ __forceinline__ index_t row_of_thread() {
-  return static_cast<index_t>(blockIdx.x) * rows_per_block + threadIdx.y * blockDim.x + threadIdx.x;
-}
-
-// Operand `i`'s row of this thread: whether it fails the row rule, and its
-// mass, merged into the route's state a warp at a time (an OR and a max:
-// the same in any order, so the host's loop decides alike; masses are >= 0,
-// so their bits order as they do).
-__device__ __forceinline__ void scan_row(const SplitOperand& op, index_t k, int i, RouteState* state) {
-  const index_t row = row_of_thread();
-  bool spread = false;
-  double mass = 0.0;
-  if (row < op.rows) {
-    const std::uint32_t weight = __ldcg(op.row_weight + row);
-    spread = !numerics::int8_digits_hold_row(weight, k);
-    mass = row_mass(weight, op, row);
-  }
+// Operand `i`'s row `r`: whether it fails the row rule, and its mass,
+// merged into the route's state a warp at a time (an OR and a max: the same
+// in any order, so the host's loop decides alike; masses are >= 0, so their
+// bits order as they do). Every lane of the warp calls it.
+__device__ __forceinline__ void scan_row(const RowEntry& r, index_t k, int i, RouteState* state) {
+  bool spread = r.present && !numerics::int8_digits_hold_row(r.weight, k);
+  double mass = r.present ? numerics::int8_row_mass(r.weight, r.exponent) : 0.0;
   spread = __any_sync(0xffffffffu, spread);
 #pragma unroll
   for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2) mass = fmax(mass, __shfl_xor_sync(0xffffffffu, mass, lane_mask));
-  if (threadIdx.x % 32 != 0) return;  // blockDim.x is 32: lane 0
+  if ((threadIdx.y * blockDim.x + threadIdx.x) % 32 != 0) return;  // a warp's first lane
   if (spread) atomicOr(&state->spread, 1u);
   if (mass > 0.0) atomicMax(&state->largest_bits[i], static_cast<unsigned long long>(__double_as_longlong(mass)));
 }
 
-// Block g: the cross terms of depth indices [32 g, 32 g + 32), folded; and
-// the rows [1024 g, 1024 g + 1024) of each operand scanned for the route
-// (blocks beyond the groups only scan).
+// Blocks g < groups: the cross terms of depth indices [32 g, 32 g + 32),
+// folded. The blocks after them: rows [1024 r, 1024 r + 1024) of each
+// operand scanned for the route, r = g - groups (a few blocks, which fit
+// beside the last wave of the groups' at 4096^3 and 8192^3: the scan in the
+// groups' first blocks had lengthened their wave and the kernel by ~2 us,
+// spread over every block by ~4).
 __global__ void __launch_bounds__(lanes * lanes) int8_cross_kernel(const SplitOperand a, const SplitOperand b, index_t k,
                                                                     Int8CrossTerms* group_terms, int groups,
                                                                     RouteState* state) {
   wait_for_previous_kernel();
   allow_next_kernel();
-  scan_row(a, k, 0, state);
-  scan_row(b, k, 1, state);
-  if (static_cast<int>(blockIdx.x) >= groups) return;  // block-uniform: the folds' barriers stay whole
-  __shared__ LaneSums sums_a, sums_b;
   const int x = static_cast<int>(threadIdx.x), lane = static_cast<int>(threadIdx.y);
+  if (static_cast<int>(blockIdx.x) >= groups) {
+    const index_t row = (static_cast<index_t>(blockIdx.x) - groups) * rows_per_block + lane * lanes + x;
+    scan_row(load_row(a, row), k, 0, state);
+    scan_row(load_row(b, row), k, 1, state);
+    return;
+  }
+  __shared__ LaneSums sums_a, sums_b;
   const index_t p = static_cast<index_t>(blockIdx.x) * lanes + x;
   const Int8ColumnSum part_a = lane_sum(a, p, lane), part_b = lane_sum(b, p, lane);  // all loads, then the folds
   const Int8ColumnSum total_a = fold_lanes(sums_a, part_a, x, lane);
@@ -174,9 +180,9 @@ __device__ __forceinline__ bool cross_rule_fails(Int8CrossTerms* group_terms, in
 // added to the state a warp at a time: an integer count, the same in any
 // order, so the host's loop decides alike.
 __device__ __forceinline__ void count_row_carrying_norm(const SplitOperand& op, int i, RouteState* state) {
-  const index_t row = row_of_thread();
+  const RowEntry r = load_row(op, static_cast<index_t>(blockIdx.x) * rows_per_block + threadIdx.x);
   const double largest = __longlong_as_double(static_cast<long long>(__ldcg(&state->largest_bits[i])));
-  const bool carries = row < op.rows && numerics::int8_row_carries_norm(row_mass(__ldcg(op.row_weight + row), op, row), largest);
+  const bool carries = r.present && numerics::int8_row_carries_norm(numerics::int8_row_mass(r.weight, r.exponent), largest);
   const unsigned count = __popc(__ballot_sync(0xffffffffu, carries));
   if (threadIdx.x % 32 == 0 && count != 0) atomicAdd(&state->rows_carrying[i], count);
 }
@@ -219,8 +225,8 @@ void launch_int8_route(const SplitOperand& a, const SplitOperand& b, index_t k, 
   const auto groups = static_cast<int>(int8_cross_groups(a.depth_pad));
   const index_t rows = std::max(a.rows, b.rows);
   const auto row_blocks = static_cast<unsigned>((rows + rows_per_block - 1) / rows_per_block);
-  launch_dependent(int8_cross_kernel, dim3(std::max(static_cast<unsigned>(groups), row_blocks)), dim3(lanes, lanes), 0,
-                   stream, a, b, k, group_terms, groups, state);
+  launch_dependent(int8_cross_kernel, dim3(static_cast<unsigned>(groups) + row_blocks), dim3(lanes, lanes), 0, stream, a,
+                   b, k, group_terms, groups, state);
   launch_dependent(int8_route_kernel, dim3(row_blocks), dim3(route_threads), 0, stream, a, b, group_terms, groups, state,
                    path_word);
 }
