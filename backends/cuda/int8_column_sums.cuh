@@ -54,8 +54,9 @@ __device__ __forceinline__ double row_panel_weight(const double (&row_weight)[pa
 // smallest |x| to see a zero, and Inf or NaN seen in the sum itself, which
 // they leave infinite or NaN (finite squares cannot overflow it). Where all
 // 32 rows count, n_p is 32 and z_p the row panel's weight (written once by
-// its first k panel); where some row does not (zeros, Inf, NaN, padding:
-// rare) a second loop sums the rows that do.
+// its first k panel): c_p alone is written; where some row does not (zeros,
+// Inf, NaN, padding: rare) a second loop sums the rows that do, and c_p is
+// written negated, with n_p and z_p (split_operand.hpp).
 static_assert(panel_rows == numerics::int8_cross_panel_rows, "a column sum covers a split panel's rows");
 __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], int e, const SplitOperand& dst,
                                                   const PanelPlace& at, Panel& panel) {
@@ -79,16 +80,14 @@ __device__ __forceinline__ void write_column_sums(const float (&x)[per_thread], 
     }
     const bool all_count = smallest != 0.0f && isfinite(squares);
     const index_t row_panel = at.r0 / panel_rows, to = row_panel * dst.depth_pad + at.p0 + p;
-    int nonzeros = panel_rows;
-    if (!all_count) {
+    if (!all_count) {  // the count and weights of the rows that count, flagged by the squares' sign
       const CountedRows rows = counted_rows(panel, row_weight, p);
-      squares = rows.squares;
+      squares = -rows.squares;
       dst.column_sums.weights[to] = rows.weights;
-      nonzeros = rows.count;
+      dst.column_sums.nonzeros[to] = static_cast<std::uint8_t>(rows.count);
     }
     if (at.p0 == 0 && p == 0) dst.column_sums.row_panel_weights[row_panel] = row_panel_weight(row_weight);
     dst.column_sums.squares[to] = squares;
-    dst.column_sums.nonzeros[to] = static_cast<std::uint8_t>(nonzeros);
   }
   __syncthreads();  // read before write_digits stages the digits there
 }

@@ -22,36 +22,52 @@ constexpr int lanes = numerics::int8_cross_lanes;
 constexpr int route_threads = 1024;
 static_assert(split_depth_multiple_for(SplitRule::int8_digits) % lanes == 0, "the blocks cover the padded depth");
 
-// Lane `lane`'s part of depth index p's column sums of `op`: its row panels
-// lane, lane + 32, ... in order, `batch` of them at a time with every load
-// issued before any add (the nonzeros and squares, then the weights where a
-// panel's rows do not all count, the row panel's own otherwise:
-// split_operand.hpp): the kernel waited on its loads a few
-// panels at a time (ncu, session 22, run 8: 72% of its stalls).
-constexpr int batch = 4;  // 8 spills at 1024 threads a block
-__device__ __forceinline__ Int8ColumnSum lane_sum(const SplitOperand& op, index_t p, int lane) {
+// Lane `lane`'s part of depth index p's column sums of each operand: its row
+// panels lane, lane + 32, ... in order, `batch` of them at a time, both
+// operands' loads issued before any add: c_p and the row panel's weight,
+// which is z_p and n_p = 32 unless c_p's sign says otherwise, then (rare)
+// the entry's own z_p and n_p (split_operand.hpp). The kernel is latency-
+// bound (ncu, session 22, run 8: 72% of its stalls on global loads): where
+// a lane waited on its loads a few panels and one operand at a time, and
+// on each panel's n_p before its weights, it waits once a batch.
+constexpr int batch = 4;
+struct PanelBatch {
+  double squares[batch], panel_weight[batch];
+};
+__device__ __forceinline__ PanelBatch load_batch(const SplitOperand& op, index_t p, index_t first) {
   const index_t row_panels = op.rows_pad / numerics::int8_cross_panel_rows;
-  const ColumnSumsOut& sums = op.column_sums;
-  Int8ColumnSum s;
+  PanelBatch v;
+#pragma unroll
+  for (int i = 0; i < batch; ++i) {
+    const index_t q = first + i * lanes;
+    v.squares[i] = q < row_panels ? __ldcg(op.column_sums.squares + q * op.depth_pad + p) : 0.0;
+    v.panel_weight[i] = q < row_panels ? __ldcg(op.column_sums.row_panel_weights + q) : 0.0;
+  }
+  return v;
+}
+__device__ __forceinline__ Int8ColumnSum add_batch(const SplitOperand& op, index_t p, index_t first, const PanelBatch& v,
+                                                   Int8ColumnSum s) {
+  const index_t row_panels = op.rows_pad / numerics::int8_cross_panel_rows;
+#pragma unroll
+  for (int i = 0; i < batch; ++i) {
+    const index_t q = first + i * lanes, at = q * op.depth_pad + p;
+    if (q >= row_panels) break;
+    Int8ColumnSum c{v.squares[i], v.panel_weight[i], numerics::int8_cross_panel_rows};
+    if (signbit(v.squares[i])) c = {-v.squares[i], __ldcg(op.column_sums.weights + at), __ldcg(op.column_sums.nonzeros + at)};
+    s = numerics::add_rn(s, c);
+  }
+  return s;
+}
+struct LanePair {
+  Int8ColumnSum a, b;
+};
+__device__ __forceinline__ LanePair lane_sums(const SplitOperand& a, const SplitOperand& b, index_t p, int lane) {
+  const index_t row_panels = max(a.rows_pad, b.rows_pad) / numerics::int8_cross_panel_rows;
+  LanePair s;
   for (index_t first = lane; first < row_panels; first += batch * lanes) {
-    std::uint8_t nonzeros[batch];
-    double squares[batch], weights[batch];
-#pragma unroll
-    for (int i = 0; i < batch; ++i) {
-      const index_t q = first + i * lanes, at = q * op.depth_pad + p;
-      nonzeros[i] = q < row_panels ? __ldcg(sums.nonzeros + at) : 0;
-      squares[i] = q < row_panels ? __ldcg(sums.squares + at) : 0.0;
-    }
-#pragma unroll
-    for (int i = 0; i < batch; ++i) {
-      const index_t q = first + i * lanes, at = q * op.depth_pad + p;
-      weights[i] = q >= row_panels                                    ? 0.0
-                   : nonzeros[i] == numerics::int8_cross_panel_rows ? __ldcg(sums.row_panel_weights + q)
-                                                                     : __ldcg(sums.weights + at);
-    }
-#pragma unroll
-    for (int i = 0; i < batch; ++i)
-      if (first + i * lanes < row_panels) s = numerics::add_rn(s, Int8ColumnSum{squares[i], weights[i], nonzeros[i]});
+    const PanelBatch va = load_batch(a, p, first), vb = load_batch(b, p, first);
+    s.a = add_batch(a, p, first, va, s.a);
+    s.b = add_batch(b, p, first, vb, s.b);
   }
   return s;
 }
@@ -143,9 +159,9 @@ __global__ void __launch_bounds__(lanes * lanes) int8_cross_kernel(const SplitOp
   }
   __shared__ LaneSums sums_a, sums_b;
   const index_t p = static_cast<index_t>(blockIdx.x) * lanes + x;
-  const Int8ColumnSum part_a = lane_sum(a, p, lane), part_b = lane_sum(b, p, lane);  // all loads, then the folds
-  const Int8ColumnSum total_a = fold_lanes(sums_a, part_a, x, lane);
-  const Int8ColumnSum total_b = fold_lanes(sums_b, part_b, x, lane);
+  const LanePair part = lane_sums(a, b, p, lane);
+  const Int8ColumnSum total_a = fold_lanes(sums_a, part.a, x, lane);
+  const Int8ColumnSum total_b = fold_lanes(sums_b, part.b, x, lane);
   if (lane != 0) return;
   const Int8CrossTerms group = fold_warp(numerics::int8_cross_terms(total_a, total_b));
   if (x == 0) group_terms[blockIdx.x] = group;

@@ -22,15 +22,17 @@ inline constexpr int max_pieces = 3;
 // Where Int8Slices' split writes NormwiseFP32's column sums: c_p, z_p and
 // n_p of each 32-row panel (numerics/int8_cross_rule.hpp), or nowhere.
 // Indexed by (row panel, p), row panel after row panel, but for
-// row_panel_weights: where all 32 rows of a panel count at p (n_p = 32, the
-// usual case) z_p is the sum of the panel's 4^e over its rows, the same at
-// every p, so the split writes it once a row panel and z_p at (row panel,
-// p) only where some row does not count (9 bytes a (row panel, p) where
-// there were 17, written by the split and read by the cross kernel).
+// row_panel_weights. Where all 32 rows of a panel count at p (the usual
+// case) n_p is 32 and z_p the sum of the panel's 4^e over its rows, the
+// same at every p: the split writes that once a row panel and c_p alone at
+// (row panel, p); where some row does not count it writes -c_p (the sign
+// bit set, -0.0 for 0), n_p and z_p. So the cross kernel reads 8 bytes a
+// (row panel, p) and its panel's weight, and n_p and z_p only where the
+// sign says (where there were 17 bytes, then 9 read after 1).
 struct ColumnSumsOut {
-  double* squares = nullptr;
+  double* squares = nullptr;            // c_p, negated where n_p < 32
   double* weights = nullptr;            // z_p, where n_p < 32
-  std::uint8_t* nonzeros = nullptr;     // n_p, at most 32
+  std::uint8_t* nonzeros = nullptr;     // n_p, where n_p < 32
   double* row_panel_weights = nullptr;  // [rows_pad / 32]: z_p where n_p = 32
   __host__ __device__ bool wanted() const { return squares != nullptr; }
 };

@@ -211,8 +211,9 @@ TEST(CudaNormwiseFP32, TheCrossRuleOnTheDeviceDecidesAsTheHosts) {
 
 // One operand's random column sums of each 32-row panel, over many decades
 // (any doubles test the order), on the host and as the split leaves them on
-// the device: where all 32 rows count (half the entries) the weights are the
-// row panel's, and the entry's own slot holds NaN, unread.
+// the device (split_operand.hpp): where all 32 rows count (half the
+// entries) c_p alone, its own z_p and n_p slots holding NaN and 99, unread;
+// elsewhere -c_p (-0.0 for some zero ones), z_p and n_p.
 struct PanelSums {
   index_t rows = 0;
   std::vector<numerics::Int8ColumnSum> host;
@@ -232,16 +233,17 @@ struct PanelSums {
         row_weight(std::vector<std::uint32_t>(static_cast<std::size_t>(rows_), 1u << 24)),
         row_exponent(std::vector<int>(static_cast<std::size_t>(rows_), 0)) {
     std::uniform_real_distribution<double> mantissa(0.5, 1.0);
-    std::uniform_int_distribution<int> exponent(-60, 60), count(0, 31), all_rows(0, 1);
+    std::uniform_int_distribution<int> exponent(-60, 60), count(0, 31), all_rows(0, 1), zero_squares(0, 7);
     std::vector<double> sq(host.size()), w(host.size()), panel_w(row_panel_weights.size());
     std::vector<std::uint8_t> nz(host.size());
     for (double& x : panel_w) x = weight_scale * std::ldexp(mantissa(gen), exponent(gen));
     for (std::size_t i = 0; i < host.size(); ++i) {
       const bool all = all_rows(gen) == 1;
-      sq[i] = std::ldexp(mantissa(gen), exponent(gen));
+      const double c = !all && zero_squares(gen) == 0 ? 0.0 : std::ldexp(mantissa(gen), exponent(gen));
+      sq[i] = all ? c : -c;
       w[i] = all ? std::numeric_limits<double>::quiet_NaN() : weight_scale * std::ldexp(mantissa(gen), exponent(gen));
-      nz[i] = static_cast<std::uint8_t>(all ? 32 : count(gen));
-      host[i] = {sq[i], all ? panel_w[i / static_cast<std::size_t>(depth)] : w[i], nz[i]};
+      nz[i] = static_cast<std::uint8_t>(all ? 99 : count(gen));
+      host[i] = {c, all ? panel_w[i / static_cast<std::size_t>(depth)] : w[i], all ? 32u : nz[i]};
     }
     squares.upload(sq);
     weights.upload(w);
