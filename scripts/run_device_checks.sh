@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from a folder made by stage_device_run.sh, writing
 # logs to OUT (default ./out, at most 7 files per mode) and a summary last.
-#   run_device_checks.sh tests   GPU unit tests (CUDA backend, device resets, Kokkos on CUDA), demo, precision profile
+# Several modes run one after another in one call: a change's tests, the
+# sanitizers on them and its A/B are
+#   TESTS_FILTER=F SANITIZE_FILTER=F SANITIZE_TOOLS="memcheck racecheck" run_device_checks.sh tests sanitize ab
+#   run_device_checks.sh tests   GPU unit tests (CUDA backend, device resets, Kokkos on CUDA), demo, precision
+#                                profile; with TESTS_FILTER, only the CUDA backend's tests it names
 #   run_device_checks.sh bench   the GEMM suite (SUITE_FILTER), a call's host time at 1024^3, the kMeans/kNN sweeps
 #   run_device_checks.sh tiles   the Hopper kernel's tile sweep against the analytic model (TILE_SHAPES)
 #   run_device_checks.sh timeline  one call's kernels on the GPU's timeline (TIMELINE_SHAPES), with
@@ -16,10 +20,12 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
-mode=${1:?tests, bench, tiles, timeline, ab or sanitize}
-case $mode in tests|bench|tiles|timeline|ab|sanitize) ;;
-  *) echo "unknown mode '$mode': tests, bench, tiles, timeline, ab or sanitize" >&2; exit 2 ;;
-esac
+(( $# > 0 )) || { echo "usage: run_device_checks.sh MODE [MODE ...]: tests, bench, tiles, timeline, ab or sanitize" >&2; exit 2; }
+for mode in "$@"; do
+  case $mode in tests|bench|tiles|timeline|ab|sanitize) ;;
+    *) echo "unknown mode '$mode': tests, bench, tiles, timeline, ab or sanitize" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$here/lib:${LD_LIBRARY_PATH:-}"
 summary="$out/summary.txt"
@@ -33,18 +39,23 @@ verdict() {  # verdict RC WHAT [T0]
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.mem --format=csv,noheader | tee -a "$summary"
 date -u +"date %Y-%m-%dT%H:%M:%SZ" | tee -a "$summary"
 
-run_tests() {  # a GoogleTest binary: full log to OUT, the verdict to the summary
+run_tests() {  # run_tests BINARY [ARGS]: a GoogleTest binary, its full log to OUT, the verdict to the summary
   local bin=$1
   [[ -x $here/bin/$bin ]] || { echo "$bin: not staged" | tee -a "$summary"; return; }
   local t0=$SECONDS
-  "$here/bin/$bin" --gtest_color=no > "$out/$bin.log" 2>&1
+  "$here/bin/$bin" --gtest_color=no "${@:2}" > "$out/$bin.log" 2>&1
   local rc=$?
   verdict $rc "$bin" $t0
   { grep -E '^\[==========\]|^\[  PASSED  \]|^\[  FAILED  \]|^\[  SKIPPED \]' "$out/$bin.log" | head -30; } | tee -a "$summary"
 }
 
+for mode in "$@"; do
 case $mode in
   tests)
+    if [[ -n ${TESTS_FILTER:-} ]]; then  # a change's tests only
+      run_tests egemm_cuda_tests --gtest_filter="$TESTS_FILTER"
+      continue
+    fi
     run_tests egemm_cuda_tests
     run_tests egemm_cuda_reset_tests
     run_tests egemm_kokkos_tests
@@ -139,4 +150,5 @@ case $mode in
     done
     ;;
 esac
+done
 exit $failed
