@@ -16,8 +16,9 @@ using numerics::Int8CrossTerms;
 // The cross rule's order (numerics/int8_cross_rule.hpp): strided sums over
 // 32 lanes. A block of the cross kernel takes 32 consecutive depth indices
 // (x: a warp, coalesced loads) and 32 lanes (y: a warp each) that read their
-// row panels at once: ~8 loads a thread in flight at 8192^3, where one
-// thread had walked all 256 panels in order (252 us, latency-bound).
+// row panels at once (lane_sums: a batch of panels of both operands in
+// flight), where one thread had walked all 256 panels in order (252 us,
+// latency-bound).
 constexpr int lanes = numerics::int8_cross_lanes;
 constexpr int route_threads = 1024;
 static_assert(split_depth_multiple_for(SplitRule::int8_digits) % lanes == 0, "the blocks cover the padded depth");
@@ -172,18 +173,18 @@ __global__ void __launch_bounds__(lanes * lanes) int8_cross_kernel(const SplitOp
 // against the cross rule; the verdict in every lane.
 __device__ __forceinline__ bool cross_rule_fails(Int8CrossTerms* group_terms, int groups, index_t m, index_t n) {
   const int lane = static_cast<int>(threadIdx.x);
-  constexpr int batch = 8;
+  constexpr int groups_at_once = 8;
   Int8CrossTerms sum;
-  for (int first = lane; first < groups; first += batch * lanes) {
-    Int8CrossTerms terms[batch];
+  for (int first = lane; first < groups; first += groups_at_once * lanes) {
+    Int8CrossTerms terms[groups_at_once];
 #pragma unroll
-    for (int i = 0; i < batch; ++i) {
+    for (int i = 0; i < groups_at_once; ++i) {
       const int g = first + i * lanes;
       if (g < groups)
         terms[i] = {__ldcg(&group_terms[g].digits), __ldcg(&group_terms[g].fp32), __ldcg(&group_terms[g].pairs)};
     }
 #pragma unroll
-    for (int i = 0; i < batch; ++i)
+    for (int i = 0; i < groups_at_once; ++i)
       if (first + i * lanes < groups) sum = numerics::add_rn(sum, terms[i]);
   }
   const Int8CrossTerms total = fold_warp(sum);

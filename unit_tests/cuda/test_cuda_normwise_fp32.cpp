@@ -258,6 +258,23 @@ struct PanelSums {
   }
 };
 
+// The route (cross kernel, then route kernel) on two operands' column sums,
+// from a zeroed state; synchronised, so its outputs can be read.
+struct RouteRun {
+  test::DeviceBuffer<numerics::Int8CrossTerms> terms;  // the groups' terms, then their total
+  test::DeviceBuffer<std::uint32_t> path_word{std::vector<std::uint32_t>{0u}};
+  test::DeviceBuffer<cuda::RouteState> state{std::vector<cuda::RouteState>(1)};
+
+  RouteRun(const PanelSums& a, const PanelSums& b, index_t depth)
+      : terms(static_cast<std::size_t>(cuda::int8_cross_groups(depth)) + 1) {
+    test::cuda_ok(cudaMemset(terms.get(), 0x55, terms.size() * sizeof(numerics::Int8CrossTerms)), "memset");
+    cuda::launch_int8_route(a.op, b.op, depth, terms.get(), state.get(), path_word.get(), nullptr);
+    test::cuda_ok(cudaDeviceSynchronize(), "the route");
+  }
+  numerics::Int8CrossTerms total() { return terms.download().back(); }
+  bool took_digits() { return (path_word.download()[0] & cuda::path_int8_digits) != 0; }
+};
+
 // The cross kernel's and the route's sums are the host's, bit for bit
 // (numerics/int8_cross_rule.hpp's order: a sum in another order differs in
 // its last bits on such values), and so is the verdict: more row panels than
@@ -276,21 +293,15 @@ TEST(CudaNormwiseFP32, TheCrossKernelSumsInTheHostsOrder) {
   for (const Shape s : {Shape{70 * 32 - 5, 3 * 32, 0x1p-40, true}, Shape{17, 40 * 32 + 1, 0x1p10, false}}) {
     SCOPED_TRACE(::testing::Message() << s.rows_a << " x " << s.rows_b);
     PanelSums a(s.rows_a, depth, s.weight_scale, gen), b(s.rows_b, depth, s.weight_scale, gen);
-    const auto groups = static_cast<std::size_t>(cuda::int8_cross_groups(depth));
-    test::DeviceBuffer<numerics::Int8CrossTerms> terms(groups + 1);
-    test::DeviceBuffer<std::uint32_t> path_word(std::vector<std::uint32_t>{0u});
-    test::DeviceBuffer<cuda::RouteState> state(std::vector<cuda::RouteState>(1));
-    test::cuda_ok(cudaMemset(terms.get(), 0x55, terms.size() * sizeof(numerics::Int8CrossTerms)), "memset");
-    cuda::launch_int8_route(a.op, b.op, depth, terms.get(), state.get(), path_word.get(), nullptr);
-    test::cuda_ok(cudaDeviceSynchronize(), "the route");
-    const numerics::Int8CrossTerms got = terms.download()[groups];
+    RouteRun route(a, b, depth);
+    const numerics::Int8CrossTerms got = route.total();
     const numerics::Int8CrossTerms want = int8_cross_terms_of_panels(a.host, b.host, depth);
     EXPECT_EQ(test::bits_of(got.digits), test::bits_of(want.digits)) << got.digits << " against " << want.digits;
     EXPECT_EQ(test::bits_of(got.fp32), test::bits_of(want.fp32)) << got.fp32 << " against " << want.fp32;
     EXPECT_EQ(test::bits_of(got.pairs), test::bits_of(want.pairs)) << got.pairs << " against " << want.pairs;
     ASSERT_EQ(numerics::int8_digits_hold_product(want, s.rows_a, s.rows_b), s.holds)
         << "the case should decide the other way: it would not test both verdicts";
-    EXPECT_EQ((path_word.download()[0] & cuda::path_int8_digits) != 0, s.holds);
+    EXPECT_EQ(route.took_digits(), s.holds);
   }
 }
 
@@ -321,20 +332,15 @@ TEST(CudaNormwiseFP32, TheRouteCountsRowsCarryingTheNormOverItsBlocks) {
     exponent_b[17] = 0;
     a.row_exponent.upload(exponent_a);
     b.row_exponent.upload(exponent_b);
-    const auto groups = static_cast<std::size_t>(cuda::int8_cross_groups(depth));
-    test::DeviceBuffer<numerics::Int8CrossTerms> terms(groups + 1);
-    test::DeviceBuffer<std::uint32_t> path_word(std::vector<std::uint32_t>{0u});
-    test::DeviceBuffer<cuda::RouteState> state(std::vector<cuda::RouteState>(1));
-    cuda::launch_int8_route(a.op, b.op, depth, terms.get(), state.get(), path_word.get(), nullptr);
-    test::cuda_ok(cudaDeviceSynchronize(), "the route");
-    const cuda::RouteState got = state.download()[0];
+    RouteRun route(a, b, depth);
+    const cuda::RouteState got = route.state.download()[0];
     EXPECT_EQ(got.spread, 0u);
     EXPECT_EQ(got.rows_carrying[0], static_cast<std::uint32_t>(carrying));
     EXPECT_EQ(got.rows_carrying[1], 1u);
     EXPECT_EQ(got.blocks_done, 3u);
     ASSERT_TRUE(numerics::int8_digits_hold_product(int8_cross_terms_of_panels(a.host, b.host, depth), rows_a, rows_b))
         << "the cross rule should hold: only the entries rule may decide";
-    EXPECT_EQ((path_word.download()[0] & cuda::path_int8_digits) != 0, carrying >= 64);
+    EXPECT_EQ(route.took_digits(), carrying >= 64);
   }
 }
 
