@@ -109,7 +109,9 @@ case $mode in
       for side in change baseline; do  # alternating: both sides see the board's clock drift alike
         libs=$([[ $side == baseline ]] && echo "$here/baseline:$here/lib" || echo "$here/lib")
         t0=$SECONDS
-        LD_LIBRARY_PATH=$libs:${LD_LIBRARY_PATH:-} EGEMM_DEPENDENT_LAUNCH=0 "$here/bin/egemm_call_timeline"           --shapes "${AB_SHAPES:-8192x8192x8192}" --policies "${AB_POLICIES:-EmulatedFP32}" --calls "${AB_CALLS:-9}"           --csv "$traces/$side-$round.csv" > "$traces/$side-$round.md" 2>&1
+        LD_LIBRARY_PATH=$libs:${LD_LIBRARY_PATH:-} EGEMM_DEPENDENT_LAUNCH=0 "$here/bin/egemm_call_timeline" \
+            --shapes "${AB_SHAPES:-8192x8192x8192}" --policies "${AB_POLICIES:-EmulatedFP32}" --calls "${AB_CALLS:-9}" \
+            --csv "$traces/$side-$round.csv" > "$traces/$side-$round.md" 2>&1
         verdict $? "call timeline, $side, round $round" $t0
       done
     done
