@@ -1,3 +1,4 @@
+// Argument checks of the BLAS-style call: sizes, leading dimensions, pointers, aliasing.
 #include "egemm/gemm_args.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// EGEMM_LOG=debug: whether it is on, and the log lines that name a call's path and route.
 #include "egemm/log.hpp"
 
 #include <cstdio>
@@ -6,7 +7,7 @@
 
 namespace egemm {
 
-bool debug_log_enabled() {  // read at each call, like the other switches (a getenv: ~30 ns)
+bool debug_log_enabled() {  // read at each call (a getenv: ~30 ns)
   const char* v = std::getenv("EGEMM_LOG");
   return v != nullptr && std::strcmp(v, "debug") == 0;
 }

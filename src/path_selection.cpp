@@ -1,3 +1,4 @@
+// EmulatedFP32's path choice and NormwiseFP32's route on the host, from the operands' row statistics.
 #include "egemm/path_selection.hpp"
 
 #include <algorithm>

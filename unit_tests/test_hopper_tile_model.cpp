@@ -147,7 +147,7 @@ TEST(HopperTileModel, EpilogueCostsEachConsumerThreadsEntries) {
   HopperResources r = h100();
   r.epilogue_s_per_entry = 0.057e-6;  // the backend's figure (hopper_resources.cu)
   // One k-tile a tile: the tile is its epilogue, bn / 2 entries per consumer
-  // thread (the sweep measured 4.8 us for 128 x 128, the staged epilogue).
+  // thread (perf_tests/sm90_tiles measures 4.8 us for 128 x 128, the staged epilogue).
   const HopperTile wide{"128x128x3", 128, 128, 3, 1}, narrow{"128x64x3", 128, 64, 3, 1};
   const HopperPrediction w = predict(r, wide, emulated_fp32, 8192, 8192, 64);
   const HopperPrediction n = predict(r, narrow, emulated_fp32, 8192, 8192, 64);

@@ -72,8 +72,8 @@ TYPED_TEST(HostGemm, ThinProductsGiveTheSameBitsAsTheirSquareOne) {
   EXPECT_EQ(entry(0, 0), c(i, j));
 }
 
-// One row of op(A) (column of op(B)) in a policy's pieces, as README's policy
-// table describes them: EmulatedFP32's row scaled by 2^-e first (its row
+// One row of op(A) (column of op(B)) in a policy's pieces, as the tags'
+// comments (egemm/policy.hpp) describe them: EmulatedFP32's row scaled by 2^-e first (its row
 // exponent), then split by the policy's rule (lo stays 0 for Half).
 struct DocumentedPieces {
   std::vector<float> hi, lo;

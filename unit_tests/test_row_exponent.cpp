@@ -48,7 +48,7 @@ TEST(RowExponent, FitsFp16ScaledIsTheExactExponentHoldingTheRow) {
     float a = std::ldexp(mant(gen), exp(gen)), b = std::ldexp(mant(gen), exp(gen));
     if (!std::isfinite(a) || !std::isfinite(b) || a == 0.0f || b == 0.0f) continue;
     const RowRange r{std::max(a, b), std::min(a, b)};
-    // The definition before the guess existed: the smallest, scaled by the exact exponent, an FP16 normal.
+    // The definition by the exact exponent alone: the smallest, scaled by it, an FP16 normal.
     const bool normal = numerics::scale_by_pow2(r.min_abs_nonzero, -range_exponent(r.max_abs)) >= 0x1p-14f;
     ASSERT_EQ(fits_fp16_scaled(r), normal) << r.max_abs << " " << r.min_abs_nonzero;
   }

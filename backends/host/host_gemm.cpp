@@ -1,3 +1,4 @@
+// The host backend's policies: split, pack, multiply tile by tile, then the wide-row and special-value passes.
 #include "backends/host/host_gemm.hpp"
 
 #include <math.h>
@@ -32,7 +33,7 @@ void fp32_entry(const GemmArgs& g, index_t i, index_t j) {
 // C(i, j) = alpha * float(sum_p op(A)(i, p) op(B)(p, j)) + beta C(i, j), the
 // sum with float64 fused multiply-adds in k order (one rounding at the end):
 // EmulatedFP32's entries in the few rows or columns too wide for its FP16
-// pieces. The CUDA backend's wide_rows.cu does the same operations.
+// pieces. The CUDA backend's wide-row pass (wide_rows.cuh) does the same operations.
 void float64_entry(const GemmArgs& g, index_t i, index_t j) {
   double s = 0.0;
   for (index_t p = 0; p < g.k; ++p)
@@ -99,8 +100,8 @@ void run_split_tiles(const GemmArgs& g, const WideRows& wide) {
 }
 
 // Tiles of MR x NR, or one row (column) wide where op(A) (op(B)^T) has fewer
-// rows than a panel: a thin product then packs no padding (a dot product's
-// packed operands were 20x its inputs). An entry's value does not depend on
+// rows than a panel: a thin product then packs no padding (full panels would
+// make a dot product's packed operands 20x its inputs). An entry's value does not depend on
 // the tile: each is its own sum, in k order.
 template <class Policy>
 void run_split(const GemmArgs& g, const WideRows& wide = {}) {

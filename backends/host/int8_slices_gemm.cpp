@@ -1,3 +1,4 @@
+// Int8Slices on the CPU: digit rows, exact int32 sums, one rounding per entry.
 #include "backends/host/int8_slices_gemm.hpp"
 
 #include <math.h>

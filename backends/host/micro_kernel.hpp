@@ -9,8 +9,8 @@
 // An entry's value depends only on that order, not on how the loops visit
 // entries, so the loops are arranged for the registers: one term's MR x NR
 // floats at a time, the exact sums a row at a time over a k-step of op(B)
-// widened to double once (MR x NR doubles at once spilled, and the kernel ran
-// 4x slower).
+// widened to double once (MR x NR doubles at once spill out of the registers
+// and make the kernel 4x slower: perf_tests/bench_host_gemm shows it).
 #pragma once
 
 #include <algorithm>

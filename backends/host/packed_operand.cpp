@@ -1,3 +1,4 @@
+// Splits an operand into its pieces and packs them into the micro-kernel's k-major panels.
 #include "backends/host/packed_operand.hpp"
 
 #include <algorithm>

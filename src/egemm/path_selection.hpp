@@ -11,8 +11,8 @@
 // entries of C they touch are recomputed from the FP32 inputs with float64
 // accumulation after the tensor-core gemm (one rounding at the end: more
 // accurate than FP32). One tiny element in a large matrix is common in real
-// data (1 in 33 million values of the kMeans case study), and used to send
-// the whole call to the 2x slower TF32 path. Beyond 1/64 of the rows (or
+// data (1 in 33 million values of the kMeans case study), and would otherwise
+// send the whole call to the 2x slower TF32 path. Beyond 1/64 of the rows (or
 // columns) wide, the call takes the TF32 path (FP32's exponent range in every
 // piece, half the tensor-core rate of FP16); where a row also lies beyond
 // TF32's largest finite value (within 2^-11 of FLT_MAX) or entirely below

@@ -48,8 +48,8 @@ class DeviceBuffer {
   void upload(const T* host, std::size_t count) { upload_at(0, host, count); }
   // Complete when it returns: from pageable memory cudaMemcpy may return
   // before its DMA lands, and a kernel on a non-blocking stream is not
-  // ordered after it (a call on such a stream once read, or its C was
-  // overwritten by, the poison still in flight: under compute-sanitizer).
+  // ordered after it (a call on such a stream can read, or have its C
+  // overwritten by, the poison still in flight: compute-sanitizer shows it).
   void upload_at(std::size_t first, const T* host, std::size_t count) {
     cuda_ok(cudaMemcpy(ptr_ + first, host, count * sizeof(T), cudaMemcpyHostToDevice), "upload");
     cuda_ok(cudaStreamSynchronize(cudaStreamLegacy), "upload (synchronise)");

@@ -1,6 +1,6 @@
 // cudaDeviceReset between calls: EGEMM's per-device state (cuBLAS and
 // cuBLASLt handles, the kernels' shared-memory opt-ins, the last stream
-// checked) died with the device's context; the next call makes it again and
+// checked) dies with the device's context; the next call makes it again and
 // runs, and the memory pool, which outlives a reset, is used again
 // (backends/cuda/device_epoch.hpp). A program of its own: a reset would also
 // end what other tests keep on the device.

@@ -252,7 +252,7 @@ TEST(CudaOutOfMemory, ScratchThatDoesNotFitThrowsAndLeavesCUntouched) {
   constexpr index_t n = 4096;  // RoundSplit4's scratch: two operands x two FP16 pieces = 128 MiB
   const test::Matrix a_host = test::random_matrix(n, n, test::fresh_seed()), b_host = test::random_matrix(n, n, test::fresh_seed());
   test::DeviceBuffer<float> a(a_host.data), b(b_host.data);
-  // Far outside any entry of this product (|C| <= k = 4096): -3, as before, is one in ~10^8 of them.
+  // Far outside any entry of this product (|C| <= k = 4096): a small value such as -3 is one in ~10^8 of them.
   constexpr float unwritten_value = -3e30f;
   const std::vector<float> poison(static_cast<std::size_t>(n * n), unwritten_value);
   test::DeviceBuffer<float> c(poison);
@@ -287,7 +287,7 @@ TEST(CudaOutOfMemory, StreamKPartialSumsAreInTheCallsOneAllocation) {
   constexpr index_t n = 4096;  // 1024 tiles of 128 x 128 on 132 SMs: a partial last round
   const test::Matrix a_host = test::random_matrix(n, n, test::fresh_seed()), b_host = test::random_matrix(n, n, test::fresh_seed());
   test::DeviceBuffer<float> a(a_host.data), b(b_host.data);
-  // Far outside any entry of this product (|C| <= k = 4096): -3, as before, is one in ~10^8 of them.
+  // Far outside any entry of this product (|C| <= k = 4096): a small value such as -3 is one in ~10^8 of them.
   constexpr float unwritten_value = -3e30f;
   const std::vector<float> poison(static_cast<std::size_t>(n * n), unwritten_value);
   test::DeviceBuffer<float> c(poison);

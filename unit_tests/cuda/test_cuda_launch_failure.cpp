@@ -1,10 +1,9 @@
-// A kernel launch that fails makes the call throw egemm::device_error (README:
-// "a failed launch ... throws"); before anything touched C, C is as it was;
+// A kernel launch that fails makes the call throw egemm::device_error
+// (egemm/errors.hpp); before anything touched C, C is as it was;
 // and the next call is unaffected. No real launch fails on demand, so
 // EGEMM_FAULT_LAUNCH=n makes a call's n-th launch report
 // cudaErrorLaunchFailure through the same check a real failure takes (a
-// library that ignored the launch status passed every other test: the
-// fifteenth session's run 10).
+// library that ignored the launch status would pass every other test).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 

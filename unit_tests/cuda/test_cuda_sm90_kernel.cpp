@@ -152,8 +152,8 @@ TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
 
 // TF32 pieces fold every two k-tiles of 32 values; a stream-K stretch may hold
 // an odd number of k-tiles, and then ends on a half fold that must still be
-// folded (a library that dropped it passed every other test: the fifteenth
-// session's run 8). A few slots (EGEMM_SM90_SLOTS) split many tiles' k-tiles
+// folded (a library that dropped it would pass every other test). A few
+// slots (EGEMM_SM90_SLOTS) split many tiles' k-tiles
 // among them; several slot counts and depths give odd shares on any GPU.
 TEST(CudaFusedKernel, StreamKStretchesOfOddLengthFoldTheirLastTf32KTile) {
   EGEMM_REQUIRE_GPU();

@@ -181,7 +181,7 @@ TEST(CudaSplit, BitwiseEqualToHostSplit) {
 // a wide row (float64 on the FP16 path) and a NaN. Row 5 must be the only
 // wide one (45 or 70 rows: one recomputed row at most), so the random values
 // stay at least 2^-8 in magnitude: beside row 1's 1000, a uniform draw below
-// 2^-18 would make row 1 wide too (about 1 run in 200; seen in session 9).
+// 2^-18 would make row 1 wide too (in about 1 run of this test in 200).
 test::Matrix fp16_path_operand(index_t rows, index_t depth, bool rows_contiguous) {
   test::Matrix m = rows_contiguous ? test::random_matrix(rows, depth, test::fresh_seed())
                                    : test::random_matrix(depth, rows, test::fresh_seed());

@@ -2,9 +2,9 @@
 // slot (an ignored cudaErrorPeerAccessAlreadyEnabled, a failed cudaMalloc
 // handled by its return code), is not EGEMM's: every kernel a call launches
 // is checked by its own status. A check by cudaGetLastError after <<<>>>
-// took that error for the launch's and threw, on some paths after the gemm
-// had written C and before its fixups ran, on the alpha == 0 path after C
-// was scaled (a retry scaled it twice).
+// would take that error for the launch's and throw, on some paths after the
+// gemm has written C and before its fixups run, on the alpha == 0 path after
+// C is scaled (a retry would scale it twice).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 

@@ -52,7 +52,7 @@ void check_all_layouts() {
     }
 }
 
-// Every tag of all_policies, so a new tag cannot be left out (NormwiseFP32 once was).
+// Every tag of all_policies, so a new tag cannot be left out of these tests.
 template <class Policy>
 class KokkosGemmLayouts : public test::KokkosTest {};
 TYPED_TEST_SUITE(KokkosGemmLayouts, test::AllPolicyTypes, test::PolicyNames);

@@ -1,3 +1,4 @@
+// The shared gemm checks: case operands, C against the float64 reference and the bound, special scalars, subnormal rows.
 #include "support/gemm_check.hpp"
 
 #include <cmath>

@@ -56,7 +56,7 @@ void check_special_scalars(PolicyId policy, const GemmCase& c, const std::functi
 // rows to a spacing of 2^-136, at most ~10 bits, so the call runs native FP32). Either way every entry is
 // within the bound plus FP32's rounding on the subnormal grid (2^-150 per
 // add) of float64, and a subnormal result no further from it than a k-order
-// FP32 dot product (within 2^-140: the TF32 pieces had been ~2^-136 off).
+// FP32 dot product (within 2^-140, where TF32 pieces would be ~2^-136 off).
 void check_subnormal_rows(bool with_wide_rows, const std::function<void(const GemmArgs&)>& run);
 
 // `count` random cases from a fresh seed: m, n, k in [0, max_extent] (zero

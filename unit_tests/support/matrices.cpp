@@ -1,3 +1,4 @@
+// Random and poisoned test matrices, and each policy's a-priori error bound.
 #include "support/matrices.hpp"
 
 #include <algorithm>

@@ -3,9 +3,9 @@
 //
 // The emulation first streams every element of op(A) and op(B) through the
 // split: ~16 bytes of DRAM traffic each (the split reads 4 and writes the
-// FP16 hi + lo, 4; the gemm reads those back at least once, 4; the 16 dates
-// from a separate statistics pass that read 4 more, and is kept as the
-// cautious side of the crossover: every figure below was measured with it). Its kernel
+// FP16 hi + lo, 4; the gemm reads those back at least once, 4; the model
+// charges 4 more, a separate statistics pass's read, which keeps it on the
+// cautious side of the crossover: every figure below was fitted with 16). Its kernel
 // then runs s_inf times faster than SGEMM on deep products, less on shallow
 // ones: each tile also pays a fixed cost (pipeline fill, the epilogue's
 // combine and scaling) worth k0 steps of depth, so at depth k it runs
@@ -20,8 +20,9 @@
 // ~270 for deep products (square C from ~540 up), 400 at k = 512, 900 at
 // k = 256, and emulation never pays below k ~ 190 or for a 64-row C (kMeans'
 // distance gemm ran at 0.4x). The Hopper TMA kernel (s_inf = 3.9, k0 = 525)
-// moves h* down to ~170 and the depth floor to k ~ 180
-// (perf_tests/results/2026-11-22-h100-final.md; backends/cuda/crossover_rates.cu). The one-wave rule (a C too
+// moves h* down to ~170 and the depth floor to k ~ 180 (rates measured with
+// perf_tests/gemm_suite on an H100; the backend's per-device rates are in
+// crossover_rates.cu; test_crossover_model checks the model). The one-wave rule (a C too
 // small to occupy every SM) is the other half of the decision; it lives with
 // the kernel, which knows its tile.
 #pragma once

@@ -11,13 +11,13 @@
 // product does not repay. Hence two conditions: h >= 2^11 and
 // h k = m n k / (m + n) >= 2^23.
 //
-// Measured on an H200 (session 21, runs 2-3; the route forced, against
+// Measured with perf_tests/gemm_suite on an H200 (the route forced, against
 // EmulatedFP32 in the same run): 2048^3 (h = 1024) -16%, 2048 x 2048 x 4096
 // -9%, 2048 x 2048 x 8192 -2%, 8192 x 2048 x 2048 (h = 1638) -3%; 4096^3
 // (h = 2048, h k = 2^23) +1.7%, 4096 x 4096 x 8192 +6.6%, 16384 x 4096 x 4096
-// +8%, 8192 x 8192 x 2048 (h k = 2^23) +10%, 8192^3 +7.8%; on an H100 (run
-// 7, as shipped) 4096^3 184 against 180 TFLOP/s, 4096 x 4096 x 8192 200
-// against 187; on another (run 10) 4096^3 182 against 190 in the median and
+// +8%, 8192 x 8192 x 2048 (h k = 2^23) +10%, 8192^3 +7.8%; on an H100 (the
+// route as decided) 4096^3 184 against 180 TFLOP/s, 4096 x 4096 x 8192 200
+// against 187; on another H100 4096^3 182 against 190 in the median and
 // 184 against 173 sustained: at the line the margin is within the suite's
 // run-to-run spread. Below it the GPU runs EmulatedFP32 directly.
 #pragma once

@@ -34,8 +34,8 @@ static __device__ __noinline__ float scale_out_of_line(float v, int e) { return 
 
 // The accumulated entry, the row and column scaling undone, rounded once as
 // ldexpf rounds. On the device a multiply by a normal power of two, the rare
-// exponent outside those out of line (ldexpf inline, with its branches around
-// every entry, made the epilogue issue-bound); the same bits, as the
+// exponent outside those out of line (ldexpf inline puts its branches around
+// every entry and makes the epilogue issue-bound); the same bits, as the
 // accumulators it gets are finite (entries with Inf/NaN inputs are left to the
 // special-value pass), so no NaN payload can differ.
 EGEMM_INLINE float combine_accumulators(float main, float correction, int lo_scale_log2, int exponent) {

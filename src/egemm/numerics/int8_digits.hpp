@@ -68,7 +68,7 @@ EGEMM_INLINE std::uint32_t int8_biased_digits(std::int32_t n) {
 // sees how the two operands meet). Int8Slices' error follows a row's spread
 // R = 2^e / mean|x| (each element is held to 2^(e - 24), whatever its size): about
 // 2-2.4 units of 2^-24 per unit of R on the host study's input families
-// (perf_tests/results/2026-11-25-host-int8-accuracy-study.md), where FP32's
+// (perf_tests/int8_accuracy: egemm_int8_accuracy_study), where FP32's
 // (summed in k order) is about 0.3 sqrt(k) units. So the digits are taken
 // where every row has R <= sqrt(k) / 10: at most ~0.8x FP32's error. A row's
 // weight W = sum of |N| / 256 (rounded down, each below 2^15: an int32 sum up
