@@ -12,16 +12,17 @@ first if it exists). Runs on the machine with the GPU, one GPU (CUDA_VISIBLE_DEV
 
   1. suite, three regimes  egemm_bench_suite, EGEMM_SUITE_REGIMES=1: every EGEMM tag and cuBLAS
                            baseline, uniform inputs, at 4096^3, 8192^3, 16384^3, 32768x8192x8192,
-                           8192x8192x16384 (75 benchmarks, ~3.8 s each: ~4.8 min)
+                           8192x8192x16384 (75 benchmarks, ~4 s each with the regimes: ~5 min)
   2. suite, median only    the same methods, uniform inputs at 1024^3 and 2048^3, and wide inputs
                            at 8192^3 (45 benchmarks, under 1 s each: ~0.5 min)
   3. case studies          egemm_kmeans and egemm_knn sweeps, EmulatedFP32 against NativeFP32,
                            128 dimensions (~20 s; skipped where they were not built: they need Kokkos)
   4. precision profile     egemm_precision_profile, PROFILE_TRIALS (400) trials a design (~15 s)
-  5. call overhead         egemm_call_overhead at 256x256x4096, 512^3, 1024^3 (~15 s)
+  5. call overhead         egemm_call_overhead at 256x256x4096, 512^3, 1024^3 (~30 s: 11 rested
+                           calls a method, each after 0.25 s idle)
   6. report                report.py merge (the two suite passes into suite.json), then
                            report.py record RECORD_DIR: README.md and the figures
-About 6-7 minutes in all on an H100 or H200.
+About 6-7 minutes in all on an H100 or H200 (the suite's times from its logs there).
 
 RECORD_DIR then holds README.md, record.json (device, driver, date, library commit, this command),
 record.log (every program's output), suite.json, case_studies.csv, precision_profile.md,
