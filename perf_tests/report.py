@@ -463,7 +463,7 @@ def write_record(d, no_plots):
     w.append("")
     if meta.get("notes"):
         w.append(meta["notes"].strip() + "\n")
-    w.append("Regenerate this folder on a GPU machine with `scripts/record_results.sh` (its `--help` says how); "
+    w.append("`scripts/record_results.sh` regenerates this folder on a GPU machine (its `--help` says how); "
              "rebuild this README and the figures from the raw files here (`suite.json`, `record.json` and the other "
              "outputs) with `python3 perf_tests/report.py record DIR`.\n")
     if "headline.png" in figures:
