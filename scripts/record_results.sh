@@ -112,8 +112,7 @@ step() {  # step WHAT COMMAND...: runs COMMAND (output to record.log unless it r
   local what=$1 t0=$SECONDS
   shift
   if (( dry_run )); then printf '%s: %s\n' "$what" "$*"; return 0; fi
-  progress "$what ..."
-  { echo "### $what: $*"; } >> "$log"
+  echo "### $what: $*" >> "$log"
   "$@" >> "$log" 2>&1
   local rc=$?
   progress "$what: $([[ $rc == 0 ]] && echo ok || echo "FAILED (exit $rc)") in $((SECONDS - t0)) s"
