@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine from a folder made by stage_device_run.sh, writing
-# logs to OUT (default ./out, at most 7 files per mode) and a summary last.
+# Runs a build's GPU checks on a remote GPU machine, from a folder made by
+# stage_device_run.sh, writing logs to OUT (default ./out, at most 7 files per
+# mode) and a summary last. (scripts/record_results.sh, staged beside it,
+# writes a performance record.)
 # Several modes run one after another in one call: a change's tests, the
 # sanitizers on them and its A/B are
 #   TESTS_FILTER=F SANITIZE_FILTER=F SANITIZE_TOOLS="memcheck racecheck" run_device_checks.sh tests sanitize ab
@@ -119,7 +121,7 @@ case $mode in
       --out "$out/ab.md" > /dev/null 2>> "$summary"
     verdict $? "A/B table"
     grep -E "^###|GPU span" "$out/ab.md" | tee -a "$summary"
-    tar -C "$traces" -czf "$out/ab-traces.tar.gz" .  # one file: the device tool returns at most 8 a run
+    tar -C "$traces" -czf "$out/ab-traces.tar.gz" .  # one file for all the traces
     rm -rf "$traces"
     ;;
   sanitize)

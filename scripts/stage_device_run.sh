@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Copies the programs a GPU run needs out of a build directory into a small
-# folder that can travel to the GPU machine (the device tool's `carry`):
-# executables, libegemm, the report script. Object files stay behind.
+# folder that can be copied to a remote GPU machine: executables, libegemm,
+# the driver scripts (run_device_checks.sh, record_results.sh), the report
+# scripts, and the library's commit (STAGE_DIR/commit, stated in records).
+# Object files stay behind.
 #   scripts/stage_device_run.sh BUILD_DIR STAGE_DIR
 # STAGE_BASELINE=BUILD_DIR2 also copies that build's libegemm into
 # STAGE_DIR/baseline, for run_device_checks.sh ab (the same programs against
@@ -9,7 +11,7 @@
 # STAGE_SYSTEM_LIBS=1 also copies the distribution's libraries the programs
 # link beyond glibc, libstdc++ and CUDA's (Debian's Kokkos and its BLAS,
 # LAPACK and Fortran runtime: ~18 MB), for a GPU machine whose image lacks
-# them (session 21's H100 did: the demo and the Kokkos tests did not start).
+# them (the demo and the Kokkos programs do not start without them).
 set -euo pipefail
 build=${1:?build dir}
 stage=${2:?stage dir}
@@ -25,7 +27,7 @@ if [[ -n ${STAGE_BASELINE:-} ]]; then
   mkdir -p "$stage/baseline"
   cp -P "$STAGE_BASELINE"/src/libegemm.so* "$stage/baseline/"
 fi
-# Debian's Google Benchmark is not on the GPU machine's image.
+# Google Benchmark's shared library, in case the GPU machine lacks it.
 cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" 2>/dev/null || true
 # CUPTI, for egemm_call_timeline, in case the GPU machine's CUDA lacks it.
 if [[ -x $build/perf_tests/egemm_call_timeline ]]; then
@@ -38,7 +40,8 @@ if [[ ${STAGE_SYSTEM_LIBS:-0} == 1 ]]; then
     grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|ld-linux-x86-64|libcuda)\.so' |
     xargs -r cp -L -t "$stage/lib/"
 fi
-cp "$(dirname "$0")/run_device_checks.sh" "$stage/"
+cp "$(dirname "$0")/run_device_checks.sh" "$(dirname "$0")/record_results.sh" "$stage/"
+git -C "$(dirname "$0")/.." describe --always --dirty > "$stage/commit" 2>/dev/null || rm -f "$stage/commit"
 cp "$(dirname "$0")/../perf_tests/report.py" "$(dirname "$0")/../perf_tests/call_timeline/plot_call_timeline.py" \
    "$(dirname "$0")/../perf_tests/call_timeline/compare_call_timelines.py" "$stage/"
 du -sh "$stage"/* | sed 's/^/  /'

@@ -1,5 +1,5 @@
 // What a call costs the host, where the GPU work is short: at 1024^3
-// EmulatedFP32 hands the product to cuBLAS SGEMM (issue #5: never slower than
+// EmulatedFP32 hands the product to cuBLAS SGEMM (it must never be slower than
 // SGEMM), so whatever EGEMM checks and decides before that shows in a timing
 // that brackets one call with events. Per method, three figures:
 //   enqueue us : host time per call, 200 calls in a row with no sync between

@@ -13,8 +13,8 @@
 // one call on a rested GPU (median of 5, each after 0.25 s idle) and
 // sustained (~1 s of calls queued after ~1 s of them: half a second of
 // load brings the clock down to the limit, the next second the temperature
-// up; run 11 of results/2026-11-24-h100-rested-sweep.md had 0.2 + 0.3 s and
-// read 5% above the power budget's 2 s streams), ~3.5 s more each.
+// up; 0.3 s after 0.2 s read 5% above egemm_power_budget's 2 s streams on an
+// H100), ~3.5 s more each.
 // Counters (what perf_tests/report.py reads): M, N, K, TFLOPs, rel_fro_err,
 // max_abs_err, max_err_vs_sgemm, nonfinite, and with the regimes
 // TFLOPs_rested and TFLOPs_sustained; where NVML answers, gpu_temperature_c

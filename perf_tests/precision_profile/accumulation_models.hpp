@@ -68,7 +68,8 @@ inline float aligned_truncated_sum(float c, const std::vector<double>& products,
 }
 
 // (v): the model every H100 result matched (mma.sync and wgmma, FP16, BF16 and
-// TF32, 2.76 million outputs; perf_tests/results/2026-11-22-h100-precision-profile.md).
+// TF32, 2.76 million outputs of egemm_precision_profile; its summary is in
+// perf_tests/results/h100/README.md).
 // A product a_k b_k enters as an exact fixed-point significand in [1,4) at
 // scale 2^(ea+eb) (ea, eb the operands' exponents: the product is NOT
 // renormalised, so a significand >= 2 has its leading bit one place above its

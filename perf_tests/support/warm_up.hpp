@@ -3,7 +3,7 @@
 // are. After a problem's set-up the GPU may sit at a low clock, and two short
 // calls do not bring it back up: the first methods timed on a small shape
 // measured up to 30% slower than the same cuBLAS call timed after them
-// (perf_tests/results/2026-11-23-h100-power-bound-kernel.md).
+// (the GEMM suite on an H100, without this warm-up).
 #pragma once
 
 #include <cuda_runtime.h>
