@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "egemm/config.hpp"
+#include "egemm/numerics/half_bits.hpp"
 #include "egemm/numerics/pow2.hpp"
 
 namespace egemm {
@@ -17,12 +18,19 @@ namespace egemm {
 // exact unless it lands below FP32's normal range; then rounded once, as
 // ldexpf rounds). Policies without a correction accumulator pass correction
 // = 0 (main + 0 is main, up to the sign of a zero).
+//
+// Where main is +-Inf or NaN it is the entry: the correction's products are
+// those of main's row and column with one piece 2^-11 smaller, so they
+// overflow only where main's do, and with the sign of a small piece, which
+// may be the other one (Inf - Inf would make an overflow NaN where FP32 gemm
+// gives Inf: Overflow.* in unit_tests/test_overflow.cpp). A select, no branch.
 EGEMM_INLINE float add_correction(float main, float correction, int lo_scale_log2) {
 #if defined(__CUDA_ARCH__)
-  return __fadd_rn(main, __fmul_rn(correction, numerics::pow2_normal(-lo_scale_log2)));  // no FMA contraction
+  const float v = __fadd_rn(main, __fmul_rn(correction, numerics::pow2_normal(-lo_scale_log2)));  // no FMA contraction
 #else
-  return main + ::ldexpf(correction, -lo_scale_log2);
+  const float v = main + ::ldexpf(correction, -lo_scale_log2);
 #endif
+  return numerics::is_finite(main) ? v : main;
 }
 
 #if defined(__CUDA_ARCH__)
