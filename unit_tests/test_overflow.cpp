@@ -39,8 +39,9 @@ void check_every_case(bool wide) {
         const GemmArgs g = x.args();
         SCOPED_TRACE(x.name + " " + ta + tb + (wide ? " wide" : "") + ", runs " + path_of(id, g) + ", seed " +
                      std::to_string(seed));
-        if (wide && id == PolicyId::emulated_fp32)
+        if (wide && id == PolicyId::emulated_fp32) {
           ASSERT_EQ(test::effective_policy(id, g), PolicyId::full_range_tf32x3);
+        }
         std::vector<float> c = x.c.data;
         test::run_on_host(Policy{}, g, c.data());
         test::check_fp32_behaviour(id, x, c);

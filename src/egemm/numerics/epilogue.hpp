@@ -1,6 +1,7 @@
 // The epilogue every backend applies to an accumulated entry, written once so
 // host and device round identically:
-//   v = main + 2^-lo_scale * correction      (one RN add)
+//   v = main + 2^-lo_scale * correction      (one RN add; main alone where
+//                                             it is +-Inf or NaN: FP32 gemm's overflow)
 //   v = v * 2^(row exponent + column exponent)  (exact unless v leaves FP32's range)
 //   C = alpha * v                  when beta == 0 (C is not read)
 //   C = fma(alpha, v, beta * C)    otherwise
@@ -43,9 +44,10 @@ static __device__ __noinline__ float scale_out_of_line(float v, int e) { return 
 // The accumulated entry, the row and column scaling undone, rounded once as
 // ldexpf rounds. On the device a multiply by a normal power of two, the rare
 // exponent outside those out of line (ldexpf inline puts its branches around
-// every entry and makes the epilogue issue-bound); the same bits, as the
-// accumulators it gets are finite (entries with Inf/NaN inputs are left to the
-// special-value pass), so no NaN payload can differ.
+// every entry and makes the epilogue issue-bound); the same bits for finite
+// and infinite accumulators (entries with Inf/NaN inputs are left to the
+// special-value pass; an overflowed sum is +-Inf either way), and NaN for a
+// NaN (products overflowing with both signs), whose payload no gemm promises.
 EGEMM_INLINE float combine_accumulators(float main, float correction, int lo_scale_log2, int exponent) {
   const float v = add_correction(main, correction, lo_scale_log2);
 #if defined(__CUDA_ARCH__)
