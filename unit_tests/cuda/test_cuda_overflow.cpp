@@ -97,7 +97,9 @@ TYPED_TEST(CudaOverflow, EntriesAreInfNanOrFiniteAsInFp32Gemm) {
   }
 }
 
-TYPED_TEST(CudaOverflow, EntriesAreInfNanOrFiniteAsInFp32GemmOnTheTf32Path) {
+// Wide rows: EmulatedFP32 (and NormwiseFP32 where its rows fail the digits)
+// on the TF32 path; the digits' and native FP32's wide-spread rows.
+TYPED_TEST(CudaOverflow, EntriesAreInfNanOrFiniteAsInFp32GemmWithWideRows) {
   EGEMM_REQUIRE_GPU();
   if constexpr (!test::promises_fp32_range<TypeParam>()) {
     GTEST_SKIP() << "an FP16-range baseline: inputs up to 65504, overflow as documented";
