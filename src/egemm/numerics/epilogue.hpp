@@ -1,6 +1,7 @@
 // The epilogue every backend applies to an accumulated entry, written once so
 // host and device round identically:
-//   v = main + 2^-lo_scale * correction      (one RN add)
+//   v = main + 2^-lo_scale * correction      (one RN add; main alone where
+//                                             it is +-Inf or NaN: FP32 gemm's overflow)
 //   v = v * 2^(row exponent + column exponent)  (exact unless v leaves FP32's range)
 //   C = alpha * v                  when beta == 0 (C is not read)
 //   C = fma(alpha, v, beta * C)    otherwise
@@ -9,6 +10,7 @@
 #include <math.h>
 
 #include "egemm/config.hpp"
+#include "egemm/numerics/half_bits.hpp"
 #include "egemm/numerics/pow2.hpp"
 
 namespace egemm {
@@ -17,12 +19,19 @@ namespace egemm {
 // exact unless it lands below FP32's normal range; then rounded once, as
 // ldexpf rounds). Policies without a correction accumulator pass correction
 // = 0 (main + 0 is main, up to the sign of a zero).
+//
+// Where main is +-Inf or NaN it is the entry: the correction's products are
+// those of main's row and column with one piece 2^-11 smaller, so they
+// overflow only where main's do, and with the sign of a small piece, which
+// may be the other one (Inf - Inf would make an overflow NaN where FP32 gemm
+// gives Inf: Overflow.* in unit_tests/test_overflow.cpp). A select, no branch.
 EGEMM_INLINE float add_correction(float main, float correction, int lo_scale_log2) {
 #if defined(__CUDA_ARCH__)
-  return __fadd_rn(main, __fmul_rn(correction, numerics::pow2_normal(-lo_scale_log2)));  // no FMA contraction
+  const float v = __fadd_rn(main, __fmul_rn(correction, numerics::pow2_normal(-lo_scale_log2)));  // no FMA contraction
 #else
-  return main + ::ldexpf(correction, -lo_scale_log2);
+  const float v = main + ::ldexpf(correction, -lo_scale_log2);
 #endif
+  return numerics::is_finite(main) ? v : main;
 }
 
 #if defined(__CUDA_ARCH__)
@@ -35,9 +44,10 @@ static __device__ __noinline__ float scale_out_of_line(float v, int e) { return 
 // The accumulated entry, the row and column scaling undone, rounded once as
 // ldexpf rounds. On the device a multiply by a normal power of two, the rare
 // exponent outside those out of line (ldexpf inline puts its branches around
-// every entry and makes the epilogue issue-bound); the same bits, as the
-// accumulators it gets are finite (entries with Inf/NaN inputs are left to the
-// special-value pass), so no NaN payload can differ.
+// every entry and makes the epilogue issue-bound); the same bits for finite
+// and infinite accumulators (entries with Inf/NaN inputs are left to the
+// special-value pass; an overflowed sum is +-Inf either way), and NaN for a
+// NaN (products overflowing with both signs), whose payload no gemm promises.
 EGEMM_INLINE float combine_accumulators(float main, float correction, int lo_scale_log2, int exponent) {
   const float v = add_correction(main, correction, lo_scale_log2);
 #if defined(__CUDA_ARCH__)
