@@ -28,3 +28,9 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/EGEMMConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/EGEMMConfig.cmake ${PROJECT_BINARY_DIR}/EGEMMConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/EGEMMKokkos.cmake
         DESTINATION ${_egemm_cmake_dir})
+
+# The build tree is a package too: find_package(EGEMM) with EGEMM_DIR=<this build> takes this
+# build's libraries and the source tree's headers without an install. EGEMMConfig.cmake above
+# includes its two siblings, so both are written beside it.
+export(EXPORT EGEMMTargets NAMESPACE EGEMM:: FILE ${PROJECT_BINARY_DIR}/EGEMMTargets.cmake)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/EGEMMKokkos.cmake ${PROJECT_BINARY_DIR}/EGEMMKokkos.cmake COPYONLY)

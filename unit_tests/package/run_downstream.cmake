@@ -1,8 +1,12 @@
-# ctest driver: install this build into a scratch prefix, then configure, build
-# and run the downstream project against it with find_package(EGEMM).
+# ctest driver: configure, build and run the downstream project with find_package(EGEMM) against
+# this build, installed into a scratch prefix (FROM=install, the default) or as it lies in its
+# build tree (FROM=build_tree: EGEMM_DIR=BUILD_DIR, nothing installed).
 # Inputs: BUILD_DIR, CONFIG (the configuration ctest runs), SOURCE_DIR, WORK_DIR,
-# PREFIX_PATH (extra prefixes, e.g. Kokkos). Single- and multi-config generators alike.
+# PREFIX_PATH (extra prefixes, e.g. Kokkos), FROM. Single- and multi-config generators alike.
 file(REMOVE_RECURSE ${WORK_DIR})
+if(NOT DEFINED FROM)
+  set(FROM install)
+endif()
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -10,10 +14,16 @@ function(step)
   endif()
   message("${out}")
 endfunction()
-step(${CMAKE_COMMAND} --install ${BUILD_DIR} --config ${CONFIG} --prefix ${WORK_DIR}/prefix)
+if(FROM STREQUAL "install")
+  step(${CMAKE_COMMAND} --install ${BUILD_DIR} --config ${CONFIG} --prefix ${WORK_DIR}/prefix)
+  set(where "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix;${PREFIX_PATH}")
+elseif(FROM STREQUAL "build_tree")
+  set(where "-DEGEMM_DIR=${BUILD_DIR}" "-DCMAKE_PREFIX_PATH=${PREFIX_PATH}")
+else()
+  message(FATAL_ERROR "FROM=${FROM}: expected install or build_tree")
+endif()
 # Not through step(): its ${ARGN} would split the prefix list at its ';'.
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
-                        "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix;${PREFIX_PATH}" -DCMAKE_BUILD_TYPE=${CONFIG}
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build ${where} -DCMAKE_BUILD_TYPE=${CONFIG}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring the downstream project failed (${rc})\n${out}\n${err}")
