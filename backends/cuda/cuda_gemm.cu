@@ -16,19 +16,19 @@
 #include <cstdint>
 #include <string>
 
-#include "backends/cuda/crossover_rates.hpp"
-#include "backends/cuda/cublas_native.hpp"
-#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/route/crossover_rates.hpp"
+#include "backends/cuda/cublas/cublas_native.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
-#include "backends/cuda/device_facts.hpp"
-#include "backends/cuda/emulation_path.hpp"
-#include "backends/cuda/entry_fixups.hpp"
-#include "backends/cuda/fused_gemm.hpp"
-#include "backends/cuda/int8_route.hpp"
-#include "backends/cuda/split_operand.hpp"
-#include "backends/cuda/switches.hpp"
-#include "backends/cuda/tile_config.hpp"
-#include "backends/cuda/workspace.hpp"
+#include "backends/cuda/runtime/device_facts.hpp"
+#include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/special_entries/special_entries.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/route/int8_route.hpp"
+#include "backends/cuda/split/split_operand.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
+#include "backends/cuda/sm80/tile_config.hpp"
+#include "backends/cuda/runtime/workspace.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
 #include "egemm/model/normwise_route.hpp"
@@ -178,7 +178,7 @@ void enqueue_split_and_gemm(const GemmArgs& g, const SplitPair& s, std::uint32_t
     launch_fused_gemm(traits::id, s.a, s.b, g, gate, EmulationPath::tf32_full_range, scratch, stream);
     scratch.extend_to(fp16_end);
   }
-  if (enqueue) launch_entry_fixups(g, s.a, s.b, s.any_nonfinite, gate, stream, /*digits=*/false);
+  if (enqueue) launch_special_entries(g, s.a, s.b, s.any_nonfinite, gate, stream, /*digits=*/false);
 }
 
 // EGEMM_LOG=debug: the path word, and EmulatedFP32's wide rows, copied back
@@ -240,7 +240,7 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
     launch_int8_route(digits.a, digits.b, g.k, cross_terms, route_state, path_word, stream);
   }
   launch_fused_gemm(PolicyId::int8_slices, digits.a, digits.b, g, path_word, EmulationPath::int8_digits, scratch, stream);
-  if (enqueue) launch_entry_fixups(g, digits.a, digits.b, digits.any_nonfinite, path_word, stream, /*digits=*/true);
+  if (enqueue) launch_special_entries(g, digits.a, digits.b, digits.any_nonfinite, path_word, stream, /*digits=*/true);
   const std::size_t digits_end = scratch.size();
   scratch.rewind_to(pieces_at);
   carve_pieces(scratch, policy_traits<EmulatedFP32>::pieces_per_operand, piece_bytes_of<EmulatedFP32>(), fallback);

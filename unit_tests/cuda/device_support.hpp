@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/policy.hpp"
 #include "egemm/reference.hpp"
@@ -101,12 +101,11 @@ inline bool hopper_kernel_runs_here() {
 
 // EGEMM_SM90_KERNEL values (for ScopedEnv) that pick each fused kernel this
 // GPU can run: unset (the library's choice) and, where that is the Hopper TMA
-// kernel, also "0" (the mma.sync kernel every other GPU runs) and "cp_async"
-// (the cp.async wgmma kernel).
+// kernel, also "0" (the mma.sync kernel every other GPU runs).
 inline std::vector<const char*> each_fused_kernel_switch() {
   const ScopedEnv library_choice("EGEMM_SM90_KERNEL", nullptr);
   if (!hopper_kernel_runs_here()) return {nullptr};
-  return {nullptr, "0", "cp_async"};
+  return {nullptr, "0"};
 }
 
 inline std::string fused_kernel_switch_label(const char* value) {

@@ -2,7 +2,7 @@
 // cuBLASLt handles, the kernels' shared-memory opt-ins, the last stream
 // checked) died with the device's context; the next call makes it again and
 // runs, and the memory pool, which outlives a reset, is used again
-// (backends/cuda/device_epoch.hpp). A program of its own: a reset would also
+// (backends/cuda/runtime/context_generation.hpp). A program of its own: a reset would also
 // end what other tests keep on the device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>

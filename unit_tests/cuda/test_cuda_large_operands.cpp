@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
 #include "device_support.hpp"
 
 namespace egemm {

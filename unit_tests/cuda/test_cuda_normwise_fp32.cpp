@@ -15,8 +15,8 @@
 #include <random>
 #include <vector>
 
-#include "backends/cuda/emulation_path.hpp"
-#include "backends/cuda/int8_route.hpp"
+#include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/route/int8_route.hpp"
 #include "device_support.hpp"
 #include "egemm/path_selection.hpp"
 

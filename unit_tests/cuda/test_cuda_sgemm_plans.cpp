@@ -1,5 +1,5 @@
 // NativeFP32 (and EmulatedFP32's hand-off) runs SGEMM through a cuBLASLt plan
-// made once per thread, device and call shape (backends/cuda/sgemm_plans.hpp):
+// made once per thread, device and call shape (backends/cuda/cublas/sgemm_plans.hpp):
 // within the bound on every transpose, padding and alpha/beta; one plan per
 // shape, made again only for a new one; the cache starts over when full; the
 // same C as cublasSgemm on the same inputs, to FP32's rounding (bit for bit
@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "backends/cuda/sgemm_plans.hpp"
+#include "backends/cuda/cublas/sgemm_plans.hpp"
 #include "device_support.hpp"
 
 namespace egemm {

@@ -1,7 +1,6 @@
 // Which fused kernel runs: the sm_90a TMA + wgmma kernel on an sm_90 GPU when
 // the build holds sm_90a code (FP16 and TF32 pieces), the mma.sync kernel
-// otherwise or when EGEMM_SM90_KERNEL=0 asks for it, EmulatedFP32's cp.async
-// wgmma kernel with EGEMM_SM90_KERNEL=cp_async; all within the bound. The
+// otherwise or when EGEMM_SM90_KERNEL=0 asks for it; all within the bound. The
 // Hopper kernel's two epilogues (C staged for TMA stores, or written from
 // registers) give the same bits.
 #include <cuda_runtime.h>
@@ -15,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/fused_gemm.hpp"
-#include "backends/cuda/loaded_code.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/runtime/kernel_images.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/tensor_maps.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
@@ -31,7 +30,6 @@ using cuda::FusedKernel;
 const char* kernel_name(FusedKernel k) {
   switch (k) {
     case FusedKernel::wgmma_tma_sm90: return "wgmma_tma_sm90";
-    case FusedKernel::wgmma_cp_async_sm90: return "wgmma_cp_async_sm90";
     case FusedKernel::mma_sync_sm80: break;
   }
   return "mma_sync_sm80";
@@ -74,7 +72,7 @@ TEST(CudaLoadedCode, ProbesFindWhatTheBuildHolds) {
   int device = 0, major = 0;
   test::cuda_ok(cudaGetDevice(&device), "cudaGetDevice");
   test::cuda_ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "attribute");
-  const bool sm90a = cuda::loaded_code_has_sm90a_features(), gdc = cuda::loaded_code_has_grid_dependency_control();
+  const bool sm90a = cuda::kernel_images_have_sm90a_features(), gdc = cuda::kernel_images_have_grid_dependency_control();
   std::printf("loaded code: sm_90a features %d, griddepcontrol %d\n", sm90a, gdc);
 #if defined(EGEMM_TEST_BUILT_SM90A)
   EXPECT_EQ(sm90a, device_is_sm90());
@@ -87,8 +85,7 @@ TEST(CudaLoadedCode, ProbesFindWhatTheBuildHolds) {
 #endif
 }
 
-// EGEMM_SM90_KERNEL=0 forces the mma.sync kernel, =cp_async the other wgmma
-// kernel; results stay within the bound on each (k = 1000: the TMA kernel's
+// EGEMM_SM90_KERNEL=0 forces the mma.sync kernel; results stay within the bound on each (k = 1000: the TMA kernel's
 // three-stage ring wraps several times).
 TEST(CudaFusedKernel, SwitchForcesMmaSyncAndBothKernelsAgree) {
   EGEMM_REQUIRE_GPU();
@@ -99,13 +96,6 @@ TEST(CudaFusedKernel, SwitchForcesMmaSyncAndBothKernelsAgree) {
     EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled), FusedKernel::mma_sync_sm80);
     test::check_device_gemm(EmulatedFP32{}, c);
     test::check_device_gemm(RoundSplit4{}, c);
-  }
-  if (cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) == FusedKernel::wgmma_tma_sm90) {
-    const test::ScopedEnv cp_async("EGEMM_SM90_KERNEL", "cp_async");
-    EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled),
-              FusedKernel::wgmma_cp_async_sm90);
-    EXPECT_EQ(cuda::fused_kernel_for(PolicyId::half, EmulationPath::fp16_scaled), FusedKernel::wgmma_tma_sm90);
-    test::check_device_gemm(EmulatedFP32{}, c);
   }
 }
 

@@ -1,4 +1,4 @@
-// The EGEMM_* switches a call reads (backends/cuda/switches.hpp): within one
+// The EGEMM_* switches a call reads (backends/cuda/runtime/tuning.hpp): within one
 // call each keeps the value it was first read with, whatever happens to the
 // environment meanwhile (the call's two passes over its launch sequence must
 // agree); outside a call each read is fresh. Plain host code: runs without a
@@ -7,7 +7,7 @@
 
 #include <cstdlib>
 
-#include "backends/cuda/switches.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
 #include "device_support.hpp"
 
 namespace egemm {
@@ -66,10 +66,6 @@ TEST(CudaSwitches, ValuesReadAsTheReadmeSays) {
   {
     const test::ScopedEnv v("EGEMM_SM90_KERNEL", "0");
     EXPECT_EQ(switches().sm90_kernel(), Sm90Kernel::mma_sync);
-  }
-  {
-    const test::ScopedEnv v("EGEMM_SM90_KERNEL", "cp_async");
-    EXPECT_EQ(switches().sm90_kernel(), Sm90Kernel::cp_async);
   }
   {
     const test::ScopedEnv v("EGEMM_SM90_GROUP", "99999999999");

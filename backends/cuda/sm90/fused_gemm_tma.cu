@@ -5,13 +5,13 @@
 #include <type_traits>
 #include <utility>
 
-#include "backends/cuda/device_facts.hpp"
-#include "backends/cuda/loaded_code.hpp"
-#include "backends/cuda/per_device.hpp"
+#include "backends/cuda/runtime/device_facts.hpp"
+#include "backends/cuda/runtime/kernel_images.hpp"
+#include "backends/cuda/runtime/per_device.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/launch_tma_tile.cuh"
-#include "backends/cuda/switches.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
 #include "egemm/errors.hpp"
 
 namespace egemm::cuda {
@@ -44,7 +44,7 @@ static_assert(std::is_same_v<DefaultTile<EmulatedFP32, 1>::type, EmulatedFP32Til
 // Per device: whether it is sm_90 and runs this build's sm_90a code (see loaded_code.hpp).
 bool device_runs_sm90a() {
   static PerDevice<bool> runs_per_device;
-  return runs_per_device.get([](int) { return loaded_code_has_sm90a_features(); });
+  return runs_per_device.get([](int) { return kernel_images_have_sm90a_features(); });
 }
 
 // The other policies run in clusters of two blocks multicasting op(B)'s boxes:

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
 
 namespace egemm::cuda {
 

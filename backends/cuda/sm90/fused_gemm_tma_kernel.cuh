@@ -25,9 +25,9 @@
 
 #include <cstdint>
 
-#include "backends/cuda/dependent_launch.hpp"
-#include "backends/cuda/emulation_path.hpp"
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/runtime/dependent_launch.hpp"
+#include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
 #include "backends/cuda/sm90/consumer_epilogue.cuh"
 #include "backends/cuda/sm90/mbarrier.hpp"
 #include "backends/cuda/sm90/sm90_tile.cuh"

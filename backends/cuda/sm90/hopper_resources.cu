@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/per_device.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/per_device.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
-#include "backends/cuda/switches.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
 #include "egemm/errors.hpp"
 
 namespace egemm::cuda::hopper {

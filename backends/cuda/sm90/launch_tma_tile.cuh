@@ -6,16 +6,16 @@
 
 #include <algorithm>
 
-#include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/dependent_launch.hpp"
-#include "backends/cuda/per_device.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/dependent_launch.hpp"
+#include "backends/cuda/runtime/per_device.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma_kernel.cuh"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/tensor_maps.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
-#include "backends/cuda/switches.hpp"
-#include "backends/cuda/tile_config.hpp"
-#include "backends/cuda/workspace.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
+#include "backends/cuda/sm80/tile_config.hpp"
+#include "backends/cuda/runtime/workspace.hpp"
 
 namespace egemm::cuda::hopper {
 

@@ -4,7 +4,7 @@
 
 #include <cuda.h>
 
-#include "backends/cuda/split_operand.hpp"
+#include "backends/cuda/split/split_operand.hpp"
 #include "egemm/gemm_args.hpp"
 
 namespace egemm::cuda::hopper {

@@ -9,8 +9,8 @@
 
 #include <cstdint>
 
-#include "backends/cuda/fused_gemm.hpp"
-#include "backends/cuda/workspace.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/runtime/workspace.hpp"
 #include "egemm/model/hopper_tiles.hpp"
 
 namespace egemm::cuda::hopper {

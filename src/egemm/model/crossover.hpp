@@ -21,7 +21,7 @@
 // k = 256, and emulation never pays below k ~ 190 or for a 64-row C (kMeans'
 // distance gemm ran at 0.4x). The Hopper TMA kernel (s_inf = 3.9, k0 = 525)
 // moves h* down to ~170 and the depth floor to k ~ 180
-// (perf_tests/results/2026-11-22-h100-final.md; backends/cuda/crossover_rates.cu). The one-wave rule (a C too
+// (perf_tests/results/2026-11-22-h100-final.md; backends/cuda/route/crossover_rates.cu). The one-wave rule (a C too
 // small to occupy every SM) is the other half of the decision; it lives with
 // the kernel, which knows its tile.
 #pragma once
