@@ -9,26 +9,26 @@
 // exit at once (emulation_path.hpp). Before any of that, a problem where
 // the emulation cannot win goes to cuBLAS SGEMM, which is faster there and
 // as accurate as FP32 by definition: a C too small to give the kernel one
-// full wave of blocks (fused_gemm.hpp), or one so thin or shallow that the
+// full wave of blocks (kernel_dispatch.hpp), or one so thin or shallow that the
 // split or each tile's fixed cost outweighs the tensor cores' gain
 // (egemm/model/crossover.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <string>
 
-#include "backends/cuda/route/crossover_rates.hpp"
 #include "backends/cuda/cublas/cublas_native.hpp"
-#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
-#include "backends/cuda/runtime/device_facts.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
+#include "backends/cuda/route/crossover_rates.hpp"
 #include "backends/cuda/route/emulation_path.hpp"
-#include "backends/cuda/special_entries/special_entries.hpp"
-#include "backends/cuda/common/fused_gemm_params.hpp"
 #include "backends/cuda/route/int8_route.hpp"
-#include "backends/cuda/split/split_operand.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/device_facts.hpp"
 #include "backends/cuda/runtime/tuning.hpp"
-#include "backends/cuda/sm80/tile_config.hpp"
 #include "backends/cuda/runtime/workspace.hpp"
+#include "backends/cuda/sm80/tile_config.hpp"
+#include "backends/cuda/special_entries/special_entries.hpp"
+#include "backends/cuda/split/split_operand.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
 #include "egemm/model/normwise_route.hpp"
@@ -278,8 +278,8 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
     log_debug([&] { return describe_path_choice("cuda", g, path_from_word(report.word), report.wide_a, report.wide_b); });
 }
 
-// EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every
-// size and shape (the GPU tests use it to exercise the kernels on small problems).
+// EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every size and shape (the GPU
+// tests use it to exercise the kernels on small problems).
 bool small_gemm_fallback_enabled() { return switches().small_gemm_fallback(); }
 
 }  // namespace

@@ -16,6 +16,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/route/crossover_rates.cu
   ${_cuda_dir}/common/fused_gemm_params.cu
   ${_cuda_dir}/sm80/fused_gemm_sm80.cu
+  ${_cuda_dir}/kernel_dispatch.cu
   ${_cuda_dir}/sm90/fused_gemm_tma.cu
   ${_cuda_dir}/sm90/tiles_128x128.cu
   ${_cuda_dir}/sm90/tiles_128x64.cu

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
 #include "device_rates.cuh"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/policy.hpp"
 #include "egemm/reference.hpp"

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
 #include "device_support.hpp"
 
 namespace egemm {

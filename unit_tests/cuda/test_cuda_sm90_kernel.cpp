@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
 #include "backends/cuda/runtime/kernel_images.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/tensor_maps.hpp"

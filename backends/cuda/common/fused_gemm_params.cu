@@ -1,3 +1,4 @@
+// The fused kernels' parameters from the split operands and the call.
 #include <string>
 
 #include "backends/cuda/common/fused_gemm_params.hpp"

@@ -1,9 +1,10 @@
+// NativeFP32 through cublasSgemm on a per-thread handle.
 #include "backends/cuda/cublas/cublas_native.hpp"
 
 #include <climits>
 
-#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/cublas/sgemm_plans.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/thread_handles.hpp"
 
 namespace egemm::cuda {

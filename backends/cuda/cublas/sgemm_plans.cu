@@ -1,3 +1,4 @@
+// cuBLASLt plans per thread, device and call shape for NativeFP32 and the small-size hand-off.
 #include "backends/cuda/cublas/sgemm_plans.hpp"
 
 #include <cublasLt.h>
@@ -10,8 +11,8 @@
 
 #include "backends/cuda/cublas/cublas_native.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
-#include "backends/cuda/runtime/tuning.hpp"
 #include "backends/cuda/runtime/thread_handles.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
 
 namespace egemm::cuda {
 namespace {

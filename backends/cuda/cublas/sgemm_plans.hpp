@@ -3,8 +3,8 @@
 // dimensions, and the operands' alignment up to 256 bytes): the operation and matrix
 // descriptors and cuBLASLt's pick of algorithm. cublasSgemm makes that pick
 // again on every call: ~2.5 us of host time warm, ~15-18 us on a CPU that
-// slept, about what EGEMM's own checks cost before it (session 11, run 7 of
-// perf_tests/results/2026-11-24-h100-overlap-bound.md).
+// slept, about what EGEMM's own checks cost before it (perf_tests/call_overhead
+// on an H100).
 #pragma once
 
 #include <cstddef>
@@ -20,7 +20,7 @@ namespace egemm::cuda {
 // allocated or shared between streams, and cuBLASLt's choice is not narrowed:
 // at 1024^3 and 2048^3 on the H100 it is the kernel cublasSgemm runs, bit for
 // bit). Returns false, having enqueued nothing, where it does not: the caller
-// runs cublasSgemm. EGEMM_SGEMM_PLANS=0 turns the plans off (A/B timing).
+// runs cublasSgemm. The tuning's sgemm_plans = false turns the plans off (A/B timing).
 bool planned_sgemm(const GemmArgs& g, cudaStream_t stream);
 
 // This thread's cached plans (all devices), for the tests.

@@ -1,6 +1,8 @@
+// The device's and the fused kernels' figures for EmulatedFP32's small-size crossover model.
 #include "backends/cuda/route/crossover_rates.hpp"
+
+#include "backends/cuda/kernel_dispatch.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
-#include "backends/cuda/common/fused_gemm_params.hpp"
 #include "backends/cuda/runtime/per_device.hpp"
 
 namespace egemm::cuda {
@@ -10,8 +12,8 @@ namespace {
 // 66.9 TFLOP/s at 1980 MHz). Each fused kernel's speedup over SGEMM on deep
 // products (kernel alone, split excluded, 8192^3) and its tile's fixed cost in
 // steps of depth (fitted to kNN's 65536 x 4096 x 128 product forced onto the
-// kernel), all measured on that H100 (perf_tests/results/2026-11-22-h100-final.md,
-// 2026-11-22-h100-sm90-wgmma.md):
+// kernel), all measured on that H100 with perf_tests/gemm_suite and the kNN
+// case study (perf_tests/case_studies):
 //   mma.sync: 1.9x, 165 (the product ran at 0.81x);
 //   TMA wgmma: 3.9x (5.5 of 6.1 ms against SGEMM's 21.35), 525 (0.75x).
 constexpr double sgemm_efficiency = 0.77;

@@ -2,7 +2,7 @@
 // (egemm/model/crossover.hpp), from its attributes.
 #pragma once
 
-#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
 #include "egemm/model/crossover.hpp"
 
 namespace egemm::cuda {

@@ -1,9 +1,10 @@
+// NormwiseFP32's route on the device: whether the digits hold FP32's accuracy in norm.
 #include "backends/cuda/route/int8_route.hpp"
 
 #include <algorithm>
 
-#include "backends/cuda/runtime/dependent_launch.hpp"
 #include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/runtime/dependent_launch.hpp"
 #include "egemm/numerics/int8_digits.hpp"
 #include "egemm/numerics/int8_entries_rule.hpp"
 
@@ -28,7 +29,7 @@ static_assert(split_depth_multiple_for(SplitRule::int8_digits) % lanes == 0, "th
 // operands' loads issued before any add: c_p and the row panel's weight,
 // which is z_p and n_p = 32 unless c_p's sign says otherwise, then (rare)
 // the entry's own z_p and n_p (split_operand.hpp). The kernel is latency-
-// bound (ncu, session 22, run 8: 72% of its stalls on global loads): where
+// bound (Nsight Compute on an H100: 72% of its stalls on global loads): where
 // a lane waited on its loads a few panels and one operand at a time, and
 // on each panel's n_p before its weights, it waits once a batch.
 constexpr int batch = 4;

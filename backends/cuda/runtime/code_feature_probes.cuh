@@ -1,9 +1,9 @@
 // Kernels that tell the host what the code the driver loaded can do (see
-// loaded_code.hpp for why a binary version cannot). Never launched: where a
+// kernel_images.hpp for why a binary version cannot). Never launched: where a
 // feature is compiled in, the probe holds a marker array of static shared
 // memory, which cudaFuncGetAttributes reports. Templates, so that each
 // program instantiates them in its own code, with its own architectures
-// (the library in loaded_code.cu; the precision profiler for its probes).
+// (the library in kernel_images.cu; the precision profiler for its probes).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,3 +1,4 @@
+// Which life of each device's context EGEMM's cached state belongs to.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
@@ -5,8 +6,8 @@
 #include <mutex>
 #include <string>
 
-#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/context_generation.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/driver_entry.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"

@@ -1,3 +1,4 @@
+// The per-call checks' device attributes, queried once per device and context.
 #include "backends/cuda/runtime/device_facts.hpp"
 
 #include "backends/cuda/runtime/cuda_check.hpp"

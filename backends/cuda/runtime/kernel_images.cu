@@ -1,3 +1,4 @@
+// What the code the driver loaded can do, read from the feature probes.
 #include "backends/cuda/runtime/kernel_images.hpp"
 
 #include "backends/cuda/runtime/code_feature_probes.cuh"

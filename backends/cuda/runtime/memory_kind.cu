@@ -3,9 +3,9 @@
 // (managed and page-locked memory reach both).
 #include <string>
 
-#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
 #include "backends/cuda/runtime/context_generation.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/relaxed_capture.hpp"
 
 namespace egemm::cuda {

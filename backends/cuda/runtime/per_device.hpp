@@ -3,7 +3,7 @@
 // lives: after a cudaDeviceReset it is worked out again
 // (context_generation.hpp). Objects a reset leaves alive are kept for the process
 // instead: a memory pool made with cudaMemPoolCreate keeps its memory, and
-// stays usable, through cudaDeviceReset (measured on the H100, session 13),
+// stays usable, through cudaDeviceReset (unit_tests/cuda/test_cuda_device_reset.cpp),
 // so making another would leave the first one's memory behind.
 #pragma once
 
@@ -12,8 +12,8 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/context_generation.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/relaxed_capture.hpp"
 
 namespace egemm::cuda {

@@ -5,8 +5,8 @@
 // which the next thread to need one takes from, and are never destroyed:
 // destroying a cuBLAS handle synchronises the device, and that breaks another
 // thread's stream capture in the global mode, whatever the capture mode of
-// the destroying thread (measured: cudaErrorStreamCaptureInvalidated,
-// perf_tests/results/2026-11-25-h100-review-session14.md). A pool of worker
+// the destroying thread (the capture fails with cudaErrorStreamCaptureInvalidated;
+// unit_tests/cuda/test_cuda_stream_semantics.cpp). A pool of worker
 // threads thus reuses its predecessors' handles rather than making more.
 #pragma once
 

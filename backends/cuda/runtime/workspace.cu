@@ -1,3 +1,4 @@
+// EGEMM's stream-ordered memory pool and a call's one scratch allocation.
 #include <cstdint>
 #include <stdexcept>
 #include <string>

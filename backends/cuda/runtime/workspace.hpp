@@ -3,7 +3,7 @@
 // synchronises. The pool keeps what it has grown to (release threshold: no
 // limit): the device's default pool returns its memory to the driver at every
 // synchronisation, and re-mapping a gigabyte of split pieces cost ~1.8 ms per
-// 8192^3 call on an H100 (perf_tests/results/2026-11-22-h100-cuda-backend.md).
+// 8192^3 call on an H100 (perf_tests/call_timeline shows it as a gap before the split).
 #pragma once
 
 #include <cuda_runtime.h>

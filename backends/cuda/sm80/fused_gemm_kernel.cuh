@@ -13,12 +13,12 @@
 #include <type_traits>
 #include <utility>
 
-#include "backends/cuda/route/emulation_path.hpp"
 #include "backends/cuda/common/fused_gemm_params.hpp"
-#include "backends/cuda/sm80/mma_sm80.hpp"
 #include "backends/cuda/common/piece_format.hpp"
-#include "backends/cuda/sm80/smem_pipeline.hpp"
 #include "backends/cuda/common/strip_epilogue.cuh"
+#include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/sm80/mma_sm80.hpp"
+#include "backends/cuda/sm80/smem_pipeline.hpp"
 #include "backends/cuda/sm80/warp_fragments.cuh"
 #include "backends/cuda/sm80/warp_integer_sums.cuh"
 #include "egemm/policy.hpp"

@@ -41,7 +41,7 @@ using Fp16OnePieceTile = TileConfig<128, 128, 64, 32, 3, true, 2>;
 // Two pieces per operand: 128x64 blocks of 4 warps (2 x 2, 64x32 each), 2
 // stages, two blocks per SM. Measured on an H100 for EmulatedFP32: 3% faster
 // at 8192^3 than one 128x128 block of 8 warps with 3 stages
-// (perf_tests/results/2026-11-22-h100-cuda-backend.md, run 3).
+// (perf_tests/gemm_suite with the mma.sync kernel).
 using Fp16Tile = TileConfig<128, 64, 64, 32, 2, true, 2>;
 // EmulatedFP32 holds two 64x32 accumulators (main, correction) per warp: no
 // registers are left for a second set of fragments.

@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "backends/cuda/common/fused_gemm_params.hpp"
-#include "backends/cuda/sm80/mma_sm80.hpp"
 #include "backends/cuda/common/strip_epilogue.cuh"
+#include "backends/cuda/sm80/mma_sm80.hpp"
 #include "backends/cuda/sm80/warp_fragments.cuh"
 #include "egemm/numerics/int8_digits.hpp"
 #include "egemm/policy.hpp"

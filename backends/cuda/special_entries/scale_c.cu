@@ -1,8 +1,8 @@
 // C = beta * C for calls with nothing to multiply (alpha == 0 or k == 0).
 #include <algorithm>
 
-#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/dependent_launch.hpp"
 
 namespace egemm::cuda {

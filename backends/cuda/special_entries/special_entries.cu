@@ -1,3 +1,4 @@
+// The one launch after the fused gemm that recomputes the entries it leaves alone.
 #include "backends/cuda/special_entries/special_entries.hpp"
 
 #include <algorithm>
@@ -13,7 +14,7 @@ namespace {
 
 constexpr int fixup_threads = 256;
 
-__global__ void __launch_bounds__(fixup_threads) entry_fixups_kernel(const GemmArgs g, const SplitOperand a,
+__global__ void __launch_bounds__(fixup_threads) special_entries_kernel(const GemmArgs g, const SplitOperand a,
                                                                      const SplitOperand b,
                                                                      const std::uint32_t* any_nonfinite,
                                                                      const std::uint32_t* path_word, bool digits) {
@@ -36,7 +37,7 @@ void launch_special_entries(const GemmArgs& g, const SplitOperand& a, const Spli
                          bool digits) {
   const index_t needed = (g.m * g.n + fixup_threads - 1) / fixup_threads;
   const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min<index_t>(needed, fixup_blocks())));
-  launch_dependent(entry_fixups_kernel, blocks, fixup_threads, 0, stream, g, a, b, any_nonfinite, path_word, digits);
+  launch_dependent(special_entries_kernel, blocks, fixup_threads, 0, stream, g, a, b, any_nonfinite, path_word, digits);
 }
 
 }  // namespace egemm::cuda

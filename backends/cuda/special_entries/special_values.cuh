@@ -2,7 +2,7 @@
 // as FP32 gemm computes them (the split cannot carry non-finite values); on
 // EmulatedFP32's native path (magnitudes beyond TF32's range: within 2^-11 of
 // FLT_MAX, rare) every entry, on CUDA cores without tiling. Device code for
-// entry_fixups.cu.
+// special_entries.cu.
 #pragma once
 
 #include <cstdint>

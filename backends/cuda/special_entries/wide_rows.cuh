@@ -3,7 +3,7 @@
 // FP32 inputs with float64 accumulation after the tensor-core gemm, which
 // left them alone. The host backend's float64_entry does the same
 // operations. Entries of rows or columns holding Inf/NaN stay with the
-// special-value pass. Device code for entry_fixups.cu.
+// special-value pass. Device code for special_entries.cu.
 #pragma once
 
 #include <cstdint>

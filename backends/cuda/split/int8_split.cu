@@ -6,7 +6,7 @@
 //  - one read from DRAM (lagged_split_kernel): each block gathers one
 //    panel's row maxima, then writes the digits of a panel gathered a
 //    little earlier, whose row panel is complete, re-reading it from L2;
-//  - two reads (grids too large for its tickets, or EGEMM_INT8_ONE_READ_SPLIT=0):
+//  - two reads (grids too large for its tickets, or the tuning's int8_one_read_split false):
 //    a launch for the row maxima, one for the digits (blockIdx.z the operand).
 // Both write the bits numerics/int8_digits.hpp gives the host oracle, and
 // for NormwiseFP32's route (int8_route.cu) sum each row's weight and, where
@@ -15,13 +15,13 @@
 #include <cstdint>
 #include <string>
 
+#include "backends/cuda/route/emulation_path.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/dependent_launch.hpp"
-#include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
 #include "backends/cuda/split/int8_column_sums.cuh"
 #include "backends/cuda/split/split_operand.hpp"
 #include "backends/cuda/split/split_panel.cuh"
-#include "backends/cuda/runtime/tuning.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/numerics/int8_digits.hpp"
 
@@ -268,7 +268,7 @@ __global__ void __launch_bounds__(split_threads, 6) lagged_split_kernel(const Di
 // The lag in panels: a row panel's k panels at least (the kernel's
 // guarantee); 192 at least, the fastest of 64 to 512 at 8192^3 on an H100
 // (shorter: blocks wait for row panels still being read; longer: the
-// re-reads began to miss L2; session 18, runs 4-5).
+// re-reads began to miss L2; perf_tests/gemm_suite, Int8Slices).
 inline constexpr index_t lagged_split_min_lag = 192;
 // Blocks (tickets) one launch takes: a 1-D grid of 32-bit tickets.
 inline constexpr index_t lagged_split_max_tickets = 0x7fffffff;

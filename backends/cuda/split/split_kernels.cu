@@ -21,10 +21,10 @@
 #include <cstdint>
 #include <string>
 
+#include "backends/cuda/route/emulation_path.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/dependent_launch.hpp"
 #include "backends/cuda/runtime/device_facts.hpp"
-#include "backends/cuda/route/emulation_path.hpp"
 #include "backends/cuda/runtime/per_device.hpp"
 #include "backends/cuda/split/split_operand.hpp"
 #include "backends/cuda/split/split_panel.cuh"

@@ -167,7 +167,7 @@ void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_s
 // column_sums are wanted (NormwiseFP32's statistics; statistics words,
 // *any_nonfinite and *tickets zero on entry): one launch that reads the operands once from
 // DRAM (the lagged split, int8_split.cu), or two (row maxima, then digits)
-// where its tickets would not fit or EGEMM_INT8_ONE_READ_SPLIT=0. Depths
+// where its tickets would not fit or the tuning asks for two (int8_one_read_split). Depths
 // padded to the panel.
 void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
                               const SplitOperand& b, std::uint32_t* any_nonfinite, std::uint32_t* tickets,
