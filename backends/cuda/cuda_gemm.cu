@@ -278,15 +278,16 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
     log_debug([&] { return describe_path_choice("cuda", g, path_from_word(report.word), report.wide_a, report.wide_b); });
 }
 
-// EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every size and shape (the GPU
+// EGEMM_SMALL_GEMM_FALLBACK=0 (or the tuning's small_gemm_fallback = false)
+// keeps EmulatedFP32 on the tensor cores at every size and shape (the GPU
 // tests use it to exercise the kernels on small problems).
-bool small_gemm_fallback_enabled() { return switches().small_gemm_fallback(); }
+bool small_gemm_fallback_enabled() { return small_gemm_fallback(); }
 
 }  // namespace
 
 bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
   if (!small_gemm_fallback_enabled()) return true;
-  // Asked per call (EGEMM_SM90_KERNEL may change it), once: the answer costs ~0.3 us of a hand-off's host time.
+  // Asked per call (the tuning may change it), once: the answer costs ~0.3 us of a hand-off's host time.
   const FusedKernel kernel = fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled);
   return emulated_fp32_fills_the_gpu(kernel, m, n) &&
          model::emulation_pays(emulated_fp32_crossover_model(kernel), m, n, k);
@@ -321,7 +322,7 @@ void normwise_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
 }  // namespace
 
 void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream) {
-  const CallSwitches call_switches;  // both passes of the launch sequence see the same EGEMM_* values
+  const CallTuning call_tuning;  // both passes of the launch sequence see the same tuning values
   require_tensor_cores(policy);
   switch (policy) {
     case PolicyId::emulated_fp32: return emulated_fp32_gemm(args, stream);

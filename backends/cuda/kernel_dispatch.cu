@@ -75,7 +75,7 @@ const KernelEntry& entry_for(PolicyId policy, EmulationPath path) {
 // The TMA kernel where the entry has one, the device and binary run sm_90a
 // code, and the tuning does not force mma.sync.
 bool runs_tma(const KernelEntry& e) {
-  return e.sm90 != nullptr && switches().sm90_kernel() != Sm90Kernel::mma_sync && tma_kernel_runs_here();
+  return e.sm90 != nullptr && tuning().sm90_kernel != Sm90Kernel::mma_sync && tma_kernel_runs_here();
 }
 
 }  // namespace
@@ -106,6 +106,7 @@ void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperan
 
 void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
                        const std::uint32_t* path_word, EmulationPath path, cudaStream_t stream) {
+  const CallTuning call_tuning;  // both passes see the same tuning values
   enqueue_with_workspace(stream, [&](WorkspaceCarver& scratch) {
     launch_fused_gemm(policy, a, b, g, path_word, path, scratch, stream);
   });

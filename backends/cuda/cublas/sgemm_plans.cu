@@ -132,7 +132,7 @@ ThreadPlans& thread_plans() {
   return plans;
 }
 
-bool plans_enabled() { return switches().sgemm_plans(); }
+bool plans_enabled() { return tuning().sgemm_plans; }
 
 }  // namespace
 

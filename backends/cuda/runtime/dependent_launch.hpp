@@ -41,7 +41,7 @@ __device__ __forceinline__ void allow_next_kernel() {
 
 // Whether the current device honours the launch attribute (compute capability
 // 9.0 and newer) and runs this build's sm_90+ code, whose kernels wait, and
-// the environment does not turn dependent launches off (EGEMM_DEPENDENT_LAUNCH=0).
+// the tuning does not turn dependent launches off (tuning.hpp).
 bool dependent_launch_supported();
 
 // The launch attribute, or nothing where the device lacks it; `attribute` is filled either way.
@@ -74,11 +74,11 @@ void launch_kernel(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 bl
   cudaLaunchAttribute attribute{};
   config.numAttrs = dependent ? static_cast<unsigned>(dependent_launch_attribute(attribute)) : 0u;
   config.attrs = &attribute;
-  const bool faulted = switches().fault_this_launch();  // EGEMM_FAULT_LAUNCH: the error path's tests
+  const bool faulted = fault_this_launch();  // the tuning's fault_launch: the error path's tests
   const cudaError_t launched =
       faulted ? cudaErrorLaunchFailure : cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
   if (launched != cudaSuccess)
-    throw_cuda_error(launched, faulted ? "cudaLaunchKernelEx (a failure EGEMM_FAULT_LAUNCH asked for)" : "cudaLaunchKernelEx",
+    throw_cuda_error(launched, faulted ? "cudaLaunchKernelEx (a failure the tuning's fault_launch asked for)" : "cudaLaunchKernelEx",
                      __FILE__, __LINE__);
 }
 }  // namespace detail

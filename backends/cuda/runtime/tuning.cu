@@ -1,94 +1,81 @@
+// The process's tuning overrides behind a mutex, each call's copy of them, and
+// the one environment switch read here (EGEMM_SMALL_GEMM_FALLBACK, once).
 #include "backends/cuda/runtime/tuning.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
+#include <mutex>
 
 namespace egemm::cuda {
 namespace {
 
-thread_local Switches* call_in_progress = nullptr;
-
-// The variable's value, "" when unset.
-const char* value_of(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? v : "";
-}
-bool is(const char* name, const char* value) { return std::strcmp(value_of(name), value) == 0; }
-
-// A number's value clamped to [lo, hi]; 0 when unset or empty.
-int bounded_number(const char* name, int lo, int hi) {
-  const char* v = value_of(name);
-  if (*v == '\0') return 0;
-  return static_cast<int>(std::clamp<long long>(std::strtoll(v, nullptr, 10), lo, hi));
+std::mutex overrides_mutex;
+Tuning& overrides() {
+  static Tuning t;
+  return t;
 }
 
-template <class T, class Read>
-T memo(std::optional<T>& slot, Read read) {
-  if (!slot) slot = read();
-  return *slot;
+thread_local CallTuning* call_in_progress = nullptr;
+thread_local const Tuning* call_values = nullptr;
+
+// Values out of range are bounded: the raster's group times the tiles of a
+// row stays an int; a negative cap or fault index is none.
+Tuning bounded(Tuning t) {
+  t.sm90_group = std::clamp(t.sm90_group, 0, 65535);
+  t.sm90_slots = std::max(t.sm90_slots, 0);
+  t.fault_launch = std::max(t.fault_launch, 0);
+  t.sm90_cluster = t.sm90_cluster == 1 ? 1 : 2;
+  return t;
 }
 
 }  // namespace
 
-bool Switches::small_gemm_fallback() {
-  return memo(small_gemm_fallback_, [] { return !is("EGEMM_SMALL_GEMM_FALLBACK", "0"); });
-}
-bool Switches::int8_one_read_split() {
-  return memo(int8_one_read_split_, [] { return !is("EGEMM_INT8_ONE_READ_SPLIT", "0"); });
-}
-bool Switches::sgemm_plans() {
-  return memo(sgemm_plans_, [] { return !is("EGEMM_SGEMM_PLANS", "0"); });
-}
-Sm90Kernel Switches::sm90_kernel() {
-  return memo(sm90_kernel_, [] {
-    return is("EGEMM_SM90_KERNEL", "0") ? Sm90Kernel::mma_sync : Sm90Kernel::model;
-  });
-}
-std::string Switches::sm90_tile() {
-  return memo(sm90_tile_, [] { return std::string(value_of("EGEMM_SM90_TILE")); });
-}
-int Switches::sm90_cluster() {
-  return memo(sm90_cluster_, [] { return is("EGEMM_SM90_CLUSTER", "1") ? 1 : 2; });
-}
-bool Switches::sm90_persistent() {
-  return memo(sm90_persistent_, [] { return !is("EGEMM_SM90_PERSISTENT", "0"); });
-}
-int Switches::sm90_slots() {
-  return memo(sm90_slots_, [] { return bounded_number("EGEMM_SM90_SLOTS", 1, std::numeric_limits<int>::max()); });
-}
-StreamK Switches::sm90_stream_k() {
-  return memo(sm90_stream_k_, [] {
-    const char* v = value_of("EGEMM_SM90_STREAM_K");
-    return *v == '\0' ? StreamK::model : std::strcmp(v, "0") == 0 ? StreamK::never : StreamK::always;
-  });
-}
-int Switches::sm90_group() {
-  // Bounded: the raster's group times the tiles of a row stays an int.
-  return memo(sm90_group_, [] { return bounded_number("EGEMM_SM90_GROUP", 1, 65535); });
-}
-bool Switches::sm90_c_through_tma() {
-  return memo(sm90_c_through_tma_, [] { return !is("EGEMM_SM90_C_STORE", "registers"); });
+Tuning tuning_overrides() {
+  const std::lock_guard<std::mutex> lock(overrides_mutex);
+  return overrides();
 }
 
-bool Switches::fault_this_launch() {
-  const int n = memo(fault_launch_, [] { return bounded_number("EGEMM_FAULT_LAUNCH", 0, std::numeric_limits<int>::max()); });
-  return ++launches_ == n;
+void set_tuning_overrides(const Tuning& t) {
+  const std::lock_guard<std::mutex> lock(overrides_mutex);
+  overrides() = bounded(t);
 }
 
-Switches& switches() {
-  if (call_in_progress != nullptr) return *call_in_progress;
-  thread_local Switches now;
-  now = Switches{};  // outside a call: read afresh
+const Tuning& tuning() {
+  if (call_values != nullptr) return *call_values;
+  thread_local Tuning now;
+  now = tuning_overrides();  // outside a call: as they are now
   return now;
 }
 
-CallSwitches::CallSwitches() : outermost_(call_in_progress == nullptr) {
-  if (outermost_) call_in_progress = &values_;
+bool small_gemm_fallback() {
+  static const bool from_environment = [] {
+    const char* v = std::getenv("EGEMM_SMALL_GEMM_FALLBACK");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  const std::optional<bool> forced = tuning().small_gemm_fallback;
+  return forced ? *forced : from_environment;
 }
-CallSwitches::~CallSwitches() {
-  if (outermost_) call_in_progress = nullptr;
+
+bool fault_this_launch() {
+  const int n = tuning().fault_launch;
+  if (n == 0) return false;
+  if (call_in_progress == nullptr) return n == 1;  // outside a call every launch is its own first
+  return ++call_in_progress->launches_ == n;
+}
+
+CallTuning::CallTuning() : values_(tuning_overrides()), outermost_(call_in_progress == nullptr) {
+  if (outermost_) {
+    call_in_progress = this;
+    call_values = &values_;
+  }
+}
+
+CallTuning::~CallTuning() {
+  if (outermost_) {
+    call_in_progress = nullptr;
+    call_values = nullptr;
+  }
 }
 
 }  // namespace egemm::cuda

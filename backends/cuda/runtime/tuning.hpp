@@ -1,10 +1,15 @@
-// The EGEMM_* environment switches of the CUDA backend (README, "Environment
-// switches"), each read at most once per call. A call runs its launch
-// sequence twice (measuring its scratch, then enqueueing; workspace.hpp), and
-// both passes must take the same kernel, tile, grid and stream-K split: a
-// value read again in the second pass could differ (a setenv in another
-// thread) and overrun the one allocation mid-enqueue. Each switch is read
-// where it is first needed, so a call pays for the ones it uses.
+// The CUDA backend's tuning overrides: choices the library makes itself
+// (which fused kernel, which Hopper tile, clusters, persistent grid,
+// stream-K, ...) that the tests and the perf tools set in code to exercise or
+// time one alternative. Not installed, not read from the environment; a
+// user's program has no reason to touch them. The one user switch here,
+// EGEMM_SMALL_GEMM_FALLBACK=0, is read from the environment once per process.
+//
+// A call fixes the overrides once (CallTuning). It runs its launch sequence
+// twice (measuring its scratch, then enqueueing; workspace.hpp), and both
+// passes must take the same kernel, tile, grid and stream-K split: a value
+// read again in the second pass could differ (another thread setting the
+// overrides) and overrun the one allocation mid-enqueue.
 #pragma once
 
 #include <optional>
@@ -12,54 +17,78 @@
 
 namespace egemm::cuda {
 
-enum class Sm90Kernel { model, mma_sync };  // EGEMM_SM90_KERNEL: unset, 0
-enum class StreamK { model, never, always };           // EGEMM_SM90_STREAM_K: unset, 0, 1
+enum class Sm90Kernel { model, mma_sync };   // mma_sync: the mma.sync kernel on a Hopper GPU too
+enum class StreamK { model, never, always };  // the Hopper kernel's last partial round split by k
 
-class Switches {
- public:
-  bool small_gemm_fallback();  // EGEMM_SMALL_GEMM_FALLBACK=0: false
-  bool sgemm_plans();          // EGEMM_SGEMM_PLANS=0: false
-  Sm90Kernel sm90_kernel();
-  std::string sm90_tile();     // EGEMM_SM90_TILE: a tile's name, or empty for the model's pick
-  int sm90_cluster();          // EGEMM_SM90_CLUSTER=1: 1, else 2
-  bool sm90_persistent();      // EGEMM_SM90_PERSISTENT=0: false
-  int sm90_slots();            // EGEMM_SM90_SLOTS: a cap on the persistent grid, 0 for none
-  StreamK sm90_stream_k();
-  int sm90_group();            // EGEMM_SM90_GROUP: the raster's group (1..65535), 0 for the default
-  bool sm90_c_through_tma();   // EGEMM_SM90_C_STORE=registers: false
-  bool int8_one_read_split();  // EGEMM_INT8_ONE_READ_SPLIT=0: false (Int8Slices' two-read split)
-  // EGEMM_FAULT_LAUNCH=n: true for the call's n-th kernel launch, which then
-  // reports cudaErrorLaunchFailure instead of running (the tests of the error
-  // path: no other way makes a launch fail on demand); 0 or unset: none.
-  // Counts the launches.
-  bool fault_this_launch();
-
- private:
-  std::optional<bool> small_gemm_fallback_, sgemm_plans_, sm90_persistent_, sm90_c_through_tma_, int8_one_read_split_;
-  std::optional<Sm90Kernel> sm90_kernel_;
-  std::optional<std::string> sm90_tile_;
-  std::optional<int> sm90_cluster_, sm90_slots_, sm90_group_;
-  std::optional<StreamK> sm90_stream_k_;
-  std::optional<int> fault_launch_;
-  int launches_ = 0;
+struct Tuning {
+  // Unset: EGEMM_SMALL_GEMM_FALLBACK (read once per process); false keeps
+  // EmulatedFP32 and NormwiseFP32 on the tensor cores at every size.
+  std::optional<bool> small_gemm_fallback;
+  Sm90Kernel sm90_kernel = Sm90Kernel::model;
+  std::string sm90_tile;           // EmulatedFP32's Hopper tile by name (tile_candidates.hpp); empty: the model's pick
+  int sm90_cluster = 2;            // 1: the other policies' Hopper kernel in single blocks
+  bool sm90_persistent = true;     // false: one block per tile
+  int sm90_slots = 0;              // n > 0: at most n persistent slots, the other SMs left free
+  StreamK sm90_stream_k = StreamK::model;
+  int sm90_group = 0;              // n > 0: the raster's group of m-tiles (at most 65535)
+  bool sm90_c_through_tma = true;  // false: the Hopper epilogue stores C from registers
+  bool int8_one_read_split = true; // false: Int8Slices' two-read split
+  bool sgemm_plans = true;         // false: cublasSgemm for every hand-off, no cuBLASLt plans
+  bool dependent_launch = true;    // false: every kernel launched plainly (a trace shows each kernel's own time)
+  // n > 0: the call's n-th kernel launch reports cudaErrorLaunchFailure
+  // instead of running (the tests of the error path: no other way makes a
+  // launch fail on demand).
+  int fault_launch = 0;
 };
 
-// This thread's switches: those of the call in progress (a CallSwitches
-// scope), or, outside a call, the environment as it is now.
-Switches& switches();
+// The overrides now, for the whole process.
+Tuning tuning_overrides();
+void set_tuning_overrides(const Tuning& t);
 
-// One call's scope: switches() keeps each value it read until the scope
-// ends. A nested scope (a call inside a call) keeps the outer one's.
-class CallSwitches {
+// This thread's values: those the call in progress fixed (a CallTuning
+// scope), or, outside a call, the overrides as they are now.
+const Tuning& tuning();
+
+// Whether small products go to cuBLAS SGEMM (cuda_gemm.cu): the override, or
+// EGEMM_SMALL_GEMM_FALLBACK, read once per process ("0": no).
+bool small_gemm_fallback();
+
+// Whether this launch is the call's fault_launch-th (counted per call).
+bool fault_this_launch();
+
+// One call's scope: tuning() returns the values of the scope's start until
+// it ends. A nested scope (a call inside a call) keeps the outer one's.
+class CallTuning {
  public:
-  CallSwitches();
-  ~CallSwitches();
-  CallSwitches(const CallSwitches&) = delete;
-  CallSwitches& operator=(const CallSwitches&) = delete;
+  CallTuning();
+  ~CallTuning();
+  CallTuning(const CallTuning&) = delete;
+  CallTuning& operator=(const CallTuning&) = delete;
 
  private:
-  Switches values_;
+  Tuning values_;
+  int launches_ = 0;
   bool outermost_;
+  friend bool fault_this_launch();
+};
+
+// Changes the overrides for one scope and restores the previous ones after
+// (the tests; a perf tool may also set them for its whole run):
+//   const ScopedTuning forced([](Tuning& t) { t.sm90_kernel = Sm90Kernel::mma_sync; });
+class ScopedTuning {
+ public:
+  template <class Change>
+  explicit ScopedTuning(Change change) : saved_(tuning_overrides()) {
+    Tuning t = saved_;
+    change(t);
+    set_tuning_overrides(t);
+  }
+  ~ScopedTuning() { set_tuning_overrides(saved_); }
+  ScopedTuning(const ScopedTuning&) = delete;
+  ScopedTuning& operator=(const ScopedTuning&) = delete;
+
+ private:
+  Tuning saved_;
 };
 
 }  // namespace egemm::cuda

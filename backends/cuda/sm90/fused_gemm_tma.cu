@@ -48,7 +48,7 @@ bool device_runs_sm90a() {
 // measured on an H100 at 8192^3 (perf_tests/gemm_suite), 1.03x (RoundSplit4),
 // 1.09x (FullRangeTF32x3) and 1.33x (Half) the single block's speed. The
 // tuning's sm90_cluster = 1 runs single blocks, for A/B timing.
-int cluster_size() { return switches().sm90_cluster(); }
+int cluster_size() { return tuning().sm90_cluster; }
 
 // Candidate `index` of emulated_fp32_tiles, by a fold over the compile-time indices.
 template <int... I>

@@ -82,11 +82,11 @@ model::HopperResources hopper_resources() {
   return per_device.get(query);
 }
 
-bool persistent_blocks() { return switches().sm90_persistent(); }
+bool persistent_blocks() { return tuning().sm90_persistent; }
 
 int emulated_fp32_tile(index_t m, index_t n, index_t k) {
   const model::HopperResources r = hopper_resources();
-  if (const std::string forced = switches().sm90_tile(); !forced.empty()) {
+  if (const std::string forced = tuning().sm90_tile; !forced.empty()) {
     for (int i = 0; i < emulated_fp32_tile_count; ++i) {
       if (forced != emulated_fp32_tiles[i].name) continue;
       std::string why;

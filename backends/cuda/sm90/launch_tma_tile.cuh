@@ -82,7 +82,7 @@ constexpr model::EmulationShape emulation_shape() {
 // the tuning's sm90_stream_k (never, or whenever there is a partial round), for A/B timing and the tests.
 template <class Policy, class Tile>
 bool split_tail(const GemmArgs& g) {
-  if (const StreamK forced = switches().sm90_stream_k(); forced != StreamK::model) return forced == StreamK::always;
+  if (const StreamK forced = tuning().sm90_stream_k; forced != StreamK::model) return forced == StreamK::always;
   return model::predict(hopper_resources(), Tile::shape, emulation_shape<Policy, Tile>(), g.m, g.n, g.k,
                         model::Tail::split_when_faster)
       .splits_tail;
@@ -90,20 +90,20 @@ bool split_tail(const GemmArgs& g) {
 
 // The staged epilogue (C through shared memory and TMA stores) unless
 // the tuning's sm90_c_through_tma is false, for A/B timing and the tests.
-inline bool c_through_tma_requested() { return switches().sm90_c_through_tma(); }
+inline bool c_through_tma_requested() { return tuning().sm90_c_through_tma; }
 
 template <class Policy, class Tile>
 void launch_tma_tile(const FusedLaunch& l) {
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple_for(policy_traits<Policy>::split) % Tile::bk == 0, "k padding fits the k-tile");
   FusedGemmParams p = fused_gemm_params(l.a, l.b, l.g, l.path_word, l.path, Tile::bm, Tile::bn);
-  if (const int group = switches().sm90_group(); group > 0) p.raster_group = group;  // A/B timing
+  if (const int group = tuning().sm90_group; group > 0) p.raster_group = group;  // A/B timing
 
   // Persistent: slots (clusters of Tile::cluster blocks) take tiles (pairs of m-tiles) in turn.
   const int work = (p.tiles_m + Tile::cluster - 1) / Tile::cluster * p.tiles_n;
   int slots = std::min(work, persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work);
   // The tuning's sm90_slots = n: at most n slots, the other SMs left free (for experiments beside other work).
-  if (const int cap = switches().sm90_slots(); cap > 0) slots = std::min(cap, slots);
+  if (const int cap = tuning().sm90_slots; cap > 0) slots = std::min(cap, slots);
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
   StreamKArgs sk{split_tail<Policy, Tile>(l.g) ? model::StreamKTail::split_rest(work, slots, k_tiles)
                                                : model::StreamKTail::whole_tiles(work, slots, k_tiles),

@@ -293,7 +293,7 @@ void launch_int8_slices_split(const OperandRows& a_src, const OperandRows& b_src
   // operands have depth_pad (k rounded up to the panel).
   const index_t panels = (a.rows_pad / panel_rows + b.rows_pad / panel_rows) * (depth_pad / panel_k);
   const index_t lag = std::max(depth_pad / panel_k, lagged_split_min_lag);
-  if (switches().int8_one_read_split() && panels + lag <= lagged_split_max_tickets)
+  if (tuning().int8_one_read_split && panels + lag <= lagged_split_max_tickets)
     return launch_plain(lagged_split_kernel, dim3(static_cast<unsigned>(panels + lag)), dim3(split_threads), 0, stream,
                         ops, tickets, panels, lag, any_nonfinite);
   const dim3 grid(static_cast<unsigned>(rows_pad / panel_rows), static_cast<unsigned>(depth_pad / panel_k), 2);
