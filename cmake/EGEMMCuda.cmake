@@ -25,7 +25,7 @@ if(EGEMM_HAVE_CUDA)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   find_package(CUDAToolkit REQUIRED)
   # The Hopper kernels need sm_90a code (wgmma, TMA, setmaxnreg). Without it
-  # they are not run (backends/cuda/loaded_code.hpp checks at run time), and
+  # they are not run (backends/cuda/runtime/kernel_images.hpp checks at run time), and
   # Hopper GPUs take the mma.sync kernel: correct, at ~1.8x SGEMM instead of
   # ~4x at 8192^3 (EmulatedFP32, perf_tests/gemm_suite on an H100).
   set(_egemm_hopper_arch OFF)

@@ -95,8 +95,8 @@ case $mode in
   timeline)
     for launches in dependent plain; do
       t0=$SECONDS
-      EGEMM_DEPENDENT_LAUNCH=$([[ $launches == dependent ]] && echo 1 || echo 0) \
-        "$here/bin/egemm_call_timeline" ${TIMELINE_SHAPES:+--shapes "$TIMELINE_SHAPES"} --csv "$out/timeline-$launches.csv" \
+      "$here/bin/egemm_call_timeline" ${TIMELINE_SHAPES:+--shapes "$TIMELINE_SHAPES"} --csv "$out/timeline-$launches.csv" \
+        $([[ $launches == plain ]] && echo --plain-launches) \
         > "$out/timeline-$launches.md" 2> "$out/timeline-$launches.log"
       verdict $? "call timeline ($launches launches)" $t0
       grep -E "^###|^Medians" "$out/timeline-$launches.md" | tee -a "$summary"
@@ -111,7 +111,7 @@ case $mode in
       for side in change baseline; do  # alternating: both sides see the board's clock drift alike
         libs=$([[ $side == baseline ]] && echo "$here/baseline:$here/lib" || echo "$here/lib")
         t0=$SECONDS
-        LD_LIBRARY_PATH=$libs:${LD_LIBRARY_PATH:-} EGEMM_DEPENDENT_LAUNCH=0 "$here/bin/egemm_call_timeline" \
+        LD_LIBRARY_PATH=$libs:${LD_LIBRARY_PATH:-} "$here/bin/egemm_call_timeline" --plain-launches \
             --shapes "${AB_SHAPES:-8192x8192x8192}" --policies "${AB_POLICIES:-EmulatedFP32}" --calls "${AB_CALLS:-9}" \
             --csv "$traces/$side-$round.csv" > "$traces/$side-$round.md" 2>&1
         verdict $? "call timeline, $side, round $round" $t0

@@ -64,5 +64,18 @@ check "before anything runs" test ! -s "$STANDIN_CALLS"
 OUT=$work/out4 "$stage/run_device_checks.sh" > "$work/log4" 2>&1
 check "no mode: exit 2 with the usage" bash -c "test $? -eq 2 && grep -q '^usage:' '$work/log4'"
 
+# The call timeline's stand-in records its arguments; the plot is a no-op.
+cat > "$stage/bin/egemm_call_timeline" <<'EOF'
+#!/usr/bin/env bash
+echo "timeline $*" >> "$STANDIN_CALLS"
+EOF
+chmod +x "$stage/bin/egemm_call_timeline"
+: > "$stage/plot_call_timeline.py"
+: > "$STANDIN_CALLS"
+OUT=$work/out5 "$stage/run_device_checks.sh" timeline > "$work/log5" 2>&1
+check "timeline: exit 0" test $? -eq 0
+check "timeline: dependent launches, then plain ones (--plain-launches)" \
+  bash -c "sed -n 1p '$STANDIN_CALLS' | grep -qv -- '--plain-launches' && sed -n 2p '$STANDIN_CALLS' | grep -q -- '--plain-launches$'"
+
 (( failures == 0 )) || { echo "$failures check(s) failed"; exit 1; }
 echo "all checks passed"

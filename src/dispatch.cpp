@@ -5,8 +5,8 @@
 #include "egemm/gemm.hpp"
 #if EGEMM_HAVE_CUDA
 #include "backends/cuda/cuda_gemm.hpp"
-#include "backends/cuda/device_epoch.hpp"
-#include "backends/cuda/workspace.hpp"
+#include "backends/cuda/runtime/context_generation.hpp"
+#include "backends/cuda/runtime/workspace.hpp"
 #endif
 
 namespace egemm {

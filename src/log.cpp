@@ -7,7 +7,7 @@
 
 namespace egemm {
 
-bool debug_log_enabled() {  // read at each call (a getenv: ~30 ns)
+bool debug_log_enabled() {  // read at each call (a getenv: ~30 ns), so a program may turn it on and off as it runs
   const char* v = std::getenv("EGEMM_LOG");
   return v != nullptr && std::strcmp(v, "debug") == 0;
 }

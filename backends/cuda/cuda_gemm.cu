@@ -9,26 +9,26 @@
 // exit at once (emulation_path.hpp). Before any of that, a problem where
 // the emulation cannot win goes to cuBLAS SGEMM, which is faster there and
 // as accurate as FP32 by definition: a C too small to give the kernel one
-// full wave of blocks (fused_gemm.hpp), or one so thin or shallow that the
+// full wave of blocks (kernel_dispatch.hpp), or one so thin or shallow that the
 // split or each tile's fixed cost outweighs the tensor cores' gain
 // (egemm/model/crossover.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <string>
 
-#include "backends/cuda/crossover_rates.hpp"
-#include "backends/cuda/cublas_native.hpp"
-#include "backends/cuda/cuda_check.hpp"
+#include "backends/cuda/cublas/cublas_native.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
-#include "backends/cuda/device_facts.hpp"
-#include "backends/cuda/emulation_path.hpp"
-#include "backends/cuda/entry_fixups.hpp"
-#include "backends/cuda/fused_gemm.hpp"
-#include "backends/cuda/int8_route.hpp"
-#include "backends/cuda/split_operand.hpp"
-#include "backends/cuda/switches.hpp"
-#include "backends/cuda/tile_config.hpp"
-#include "backends/cuda/workspace.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
+#include "backends/cuda/route/crossover_rates.hpp"
+#include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/route/int8_route.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/device_facts.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
+#include "backends/cuda/runtime/workspace.hpp"
+#include "backends/cuda/sm80/tile_config.hpp"
+#include "backends/cuda/special_entries/special_entries.hpp"
+#include "backends/cuda/split/split_operand.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
 #include "egemm/model/normwise_route.hpp"
@@ -178,7 +178,7 @@ void enqueue_split_and_gemm(const GemmArgs& g, const SplitPair& s, std::uint32_t
     launch_fused_gemm(traits::id, s.a, s.b, g, gate, EmulationPath::tf32_full_range, scratch, stream);
     scratch.extend_to(fp16_end);
   }
-  if (enqueue) launch_entry_fixups(g, s.a, s.b, s.any_nonfinite, gate, stream, /*digits=*/false);
+  if (enqueue) launch_special_entries(g, s.a, s.b, s.any_nonfinite, gate, stream, /*digits=*/false);
 }
 
 // EGEMM_LOG=debug: the path word, and EmulatedFP32's wide rows, copied back
@@ -240,7 +240,7 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
     launch_int8_route(digits.a, digits.b, g.k, cross_terms, route_state, path_word, stream);
   }
   launch_fused_gemm(PolicyId::int8_slices, digits.a, digits.b, g, path_word, EmulationPath::int8_digits, scratch, stream);
-  if (enqueue) launch_entry_fixups(g, digits.a, digits.b, digits.any_nonfinite, path_word, stream, /*digits=*/true);
+  if (enqueue) launch_special_entries(g, digits.a, digits.b, digits.any_nonfinite, path_word, stream, /*digits=*/true);
   const std::size_t digits_end = scratch.size();
   scratch.rewind_to(pieces_at);
   carve_pieces(scratch, policy_traits<EmulatedFP32>::pieces_per_operand, piece_bytes_of<EmulatedFP32>(), fallback);
@@ -278,15 +278,16 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
     log_debug([&] { return describe_path_choice("cuda", g, path_from_word(report.word), report.wide_a, report.wide_b); });
 }
 
-// EGEMM_SMALL_GEMM_FALLBACK=0 keeps EmulatedFP32 on the tensor cores at every
-// size and shape (the GPU tests use it to exercise the kernels on small problems).
-bool small_gemm_fallback_enabled() { return switches().small_gemm_fallback(); }
+// EGEMM_SMALL_GEMM_FALLBACK=0 (or the tuning's small_gemm_fallback = false)
+// keeps EmulatedFP32 on the tensor cores at every size and shape (the GPU
+// tests use it to exercise the kernels on small problems).
+bool small_gemm_fallback_enabled() { return small_gemm_fallback(); }
 
 }  // namespace
 
 bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
   if (!small_gemm_fallback_enabled()) return true;
-  // Asked per call (EGEMM_SM90_KERNEL may change it), once: the answer costs ~0.3 us of a hand-off's host time.
+  // Asked per call (the tuning may change it), once: the answer costs ~0.3 us of a hand-off's host time.
   const FusedKernel kernel = fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled);
   return emulated_fp32_fills_the_gpu(kernel, m, n) &&
          model::emulation_pays(emulated_fp32_crossover_model(kernel), m, n, k);
@@ -321,7 +322,7 @@ void normwise_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
 }  // namespace
 
 void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream) {
-  const CallSwitches call_switches;  // both passes of the launch sequence see the same EGEMM_* values
+  const CallTuning call_tuning;  // both passes of the launch sequence see the same tuning values
   require_tensor_cores(policy);
   switch (policy) {
     case PolicyId::emulated_fp32: return emulated_fp32_gemm(args, stream);

@@ -6,7 +6,7 @@
 // (activity_trace.hpp), so no profiler is needed.
 //
 //   egemm_call_timeline [--shapes 2048x2048x2048,...] [--policies EmulatedFP32,...] [--calls N]
-//                       [--inputs uniform|wide] [--csv FILE]
+//                       [--inputs uniform|wide] [--csv FILE] [--plain-launches]
 //
 // Per shape, each policy and cuBLAS SGEMM run on fresh random inputs in
 // [-1, 1], or the suite's wide inputs (gemm_suite's DeviceProblem), are checked once against its float64
@@ -16,7 +16,9 @@
 // N calls, each synchronised as the GEMM suite's timed calls are. stdout: one
 // Markdown table per shape and method for the call of median length, and a
 // summary line per method over all N calls. --csv: every traced activity of
-// every call, for plot_call_timeline.py.
+// every call, for plot_call_timeline.py. --plain-launches: every kernel
+// launched after the previous one has completed (no programmatic dependent
+// launches), so that each kernel's time is its own.
 //
 // Read differences on one side (GPU against GPU, host against host): over
 // calls of several ms CUPTI's mapping of GPU timestamps onto the host clock
@@ -37,6 +39,7 @@
 #include <vector>
 
 #include "activity_trace.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/policy.hpp"
 #include "gemm_suite/device_problem.hpp"
@@ -64,6 +67,7 @@ struct Options {
   int calls = 20;
   egemm::bench::Distribution inputs = egemm::bench::Distribution::uniform;
   std::string csv;
+  bool plain_launches = false;
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -92,10 +96,12 @@ Options parse(int argc, char** argv) {
       o.inputs = v == "wide" ? egemm::bench::Distribution::wide : egemm::bench::Distribution::uniform;
     } else if (arg == "--csv" && has_value) {
       o.csv = argv[++i];
+    } else if (arg == "--plain-launches") {
+      o.plain_launches = true;
     } else {
       throw std::invalid_argument("unknown or incomplete argument '" + arg +
                                   "'; usage: egemm_call_timeline [--shapes MxNxK,...] [--policies Tag,...] "
-                                  "[--calls N] [--inputs uniform|wide] [--csv FILE]");
+                                  "[--calls N] [--inputs uniform|wide] [--csv FILE] [--plain-launches]");
     }
   }
   return o;
@@ -288,6 +294,11 @@ Accuracy checked_accuracy(const Problem& p, const Method& method, cudaStream_t s
 
 int main(int argc, char** argv) try {
   const Options o = parse(argc, argv);
+  if (o.plain_launches) {
+    egemm::cuda::Tuning tuning = egemm::cuda::tuning_overrides();
+    tuning.dependent_launch = false;
+    egemm::cuda::set_tuning_overrides(tuning);
+  }
   if (!egemm::cuda_available()) {
     std::fprintf(stderr, "egemm_call_timeline: no CUDA device with sm_80+ visible; nothing to trace\n");
     return 0;

@@ -32,7 +32,7 @@
 #include <thread>
 #include <vector>
 
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
 #include "egemm/gemm.hpp"
 #include "gemm_suite/device_problem.hpp"
 #include "sm90_tiles/device_rates.cuh"

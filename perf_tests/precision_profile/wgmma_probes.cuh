@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "backends/cuda/code_feature_probes.cuh"
+#include "backends/cuda/runtime/code_feature_probes.cuh"
 #include "mma_probes.cuh"
 
 namespace egemm::profile {

@@ -25,7 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
 #include "device_rates.cuh"
@@ -86,7 +87,7 @@ std::vector<Result> sweep_shape(Shape shape, const model::HopperResources& built
   const egemm::GemmArgs g = egemm::make_gemm_args("tile sweep", 'N', 'N', shape.m, shape.n, shape.k, 1.0f, problem.a(0),
                                                   shape.m, problem.b(0), shape.k, 0.0f, problem.c(), shape.m);
   const double flops = 2.0 * shape.m * static_cast<double>(shape.n) * shape.k;
-  // EmulatedFP32 on the tile EGEMM_SM90_TILE names (set around each tile's runs).
+  // EmulatedFP32 on the tile the tuning's sm90_tile names (set around each tile's runs).
   auto run = [&] {
     egemm::cuda::launch_fused_gemm(egemm::PolicyId::emulated_fp32, split.a, split.b, g, split.path_word,
                                    egemm::EmulationPath::fp16_scaled, stream);
@@ -100,11 +101,10 @@ std::vector<Result> sweep_shape(Shape shape, const model::HopperResources& built
     r.measured_rates =
         model::predict(measured, t, emulated_fp32_shape, shape.m, shape.n, shape.k, model::Tail::split_when_faster);
     if (r.fits) {
-      ::setenv("EGEMM_SM90_TILE", t.name, 1);
+      const egemm::cuda::ScopedTuning forced([&](egemm::cuda::Tuning& tuning) { tuning.sm90_tile = t.name; });
       problem.poison_c(stream);
       run();
       egemm::perf::check(cudaStreamSynchronize(stream), "tile run");
-      ::unsetenv("EGEMM_SM90_TILE");
       const egemm::bench::Errors e = problem.errors_of_c();
       r.rel_error = e.nonfinite > 0 ? INFINITY : e.rel_frobenius;
     }
@@ -118,11 +118,11 @@ std::vector<Result> sweep_shape(Shape shape, const model::HopperResources& built
     for (int j = 0; j < emulated_fp32_tile_count; ++j) {
       Result& r = results[pass == 0 ? j : emulated_fp32_tile_count - 1 - j];
       if (!r.fits) continue;
-      ::setenv("EGEMM_SM90_TILE", emulated_fp32_tiles[r.tile].name, 1);
+      const egemm::cuda::ScopedTuning forced(
+          [&](egemm::cuda::Tuning& tuning) { tuning.sm90_tile = emulated_fp32_tiles[r.tile].name; });
       const double one = egemm::perf::rested_seconds(run, r.builtin.seconds > 2e-3 ? 5 : 9, rest, stream);
       const double queued = egemm::perf::queued_seconds(run, std::clamp(static_cast<int>(0.3 / one), 5, 1000),
                                                         std::clamp(static_cast<int>(0.2 / one), 3, 700), stream);
-      ::unsetenv("EGEMM_SM90_TILE");
       r.rested_seconds += one / 2;
       r.sustained_seconds += queued / 2;
     }

@@ -12,8 +12,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "backends/cuda/split_operand.hpp"
-#include "backends/cuda/tile_config.hpp"
+#include "backends/cuda/sm80/tile_config.hpp"
+#include "backends/cuda/split/split_operand.hpp"
 #include "egemm/path_selection.hpp"
 
 namespace egemm::perf {

@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/policy.hpp"
 #include "egemm/reference.hpp"
@@ -93,42 +94,39 @@ class ScopedEnv {
 };
 
 // Whether EmulatedFP32's FP16 path runs the sm_90a TMA kernel here (an sm_90
-// GPU, a build holding sm_90a code, no EGEMM_SM90_KERNEL asking otherwise).
+// GPU, a build holding sm_90a code, no tuning asking otherwise).
 inline bool hopper_kernel_runs_here() {
   return cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) ==
          cuda::FusedKernel::wgmma_tma_sm90;
 }
 
-// EGEMM_SM90_KERNEL values (for ScopedEnv) that pick each fused kernel this
-// GPU can run: unset (the library's choice) and, where that is the Hopper TMA
-// kernel, also "0" (the mma.sync kernel every other GPU runs) and "cp_async"
-// (the cp.async wgmma kernel).
-inline std::vector<const char*> each_fused_kernel_switch() {
-  const ScopedEnv library_choice("EGEMM_SM90_KERNEL", nullptr);
-  if (!hopper_kernel_runs_here()) return {nullptr};
-  return {nullptr, "0", "cp_async"};
+// The tuning's sm90_kernel values (for cuda::ScopedTuning) that pick each
+// fused kernel this GPU can run: the library's choice and, where that is the
+// Hopper TMA kernel, also mma_sync (the mma.sync kernel every other GPU runs).
+inline std::vector<cuda::Sm90Kernel> each_fused_kernel_switch() {
+  const cuda::ScopedTuning library_choice([](cuda::Tuning& t) { t.sm90_kernel = cuda::Sm90Kernel::model; });
+  if (!hopper_kernel_runs_here()) return {cuda::Sm90Kernel::model};
+  return {cuda::Sm90Kernel::model, cuda::Sm90Kernel::mma_sync};
 }
 
-inline std::string fused_kernel_switch_label(const char* value) {
-  return value != nullptr ? std::string("EGEMM_SM90_KERNEL=") + value : std::string("EGEMM_SM90_KERNEL unset");
+inline std::string fused_kernel_switch_label(cuda::Sm90Kernel value) {
+  return value == cuda::Sm90Kernel::mma_sync ? "mma.sync kernel forced" : "the library's kernel";
 }
 
-// EGEMM_SM90_KERNEL values that pick each kernel Int8Slices' digits can run
-// here: unset (the library's choice) and, on Hopper, "0" (mma.sync).
-inline std::vector<const char*> each_digits_kernel_switch() {
-  const ScopedEnv library_choice("EGEMM_SM90_KERNEL", nullptr);
-  if (!hopper_kernel_runs_here()) return {nullptr};
-  return {nullptr, "0"};
-}
+// The same for the kernels Int8Slices' digits can run here.
+inline std::vector<cuda::Sm90Kernel> each_digits_kernel_switch() { return each_fused_kernel_switch(); }
 
 // body(label) under each digits kernel and each of the digits' splits (one
-// read; two with EGEMM_INT8_ONE_READ_SPLIT=0), until a test failure.
+// read; two with the tuning's int8_one_read_split = false), until a test failure.
 template <class Body>
 void for_each_digits_kernel_and_split(Body&& body) {
-  for (const char* kernel : each_digits_kernel_switch())
-    for (const char* split : {static_cast<const char*>(nullptr), "0"}) {
-      const ScopedEnv choice("EGEMM_SM90_KERNEL", kernel), reads("EGEMM_INT8_ONE_READ_SPLIT", split);
-      body(fused_kernel_switch_label(kernel) + (split != nullptr ? ", two-read split" : ""));
+  for (const cuda::Sm90Kernel kernel : each_digits_kernel_switch())
+    for (const bool one_read : {true, false}) {
+      const cuda::ScopedTuning choice([&](cuda::Tuning& t) {
+        t.sm90_kernel = kernel;
+        t.int8_one_read_split = one_read;
+      });
+      body(fused_kernel_switch_label(kernel) + (one_read ? "" : ", two-read split"));
       if (::testing::Test::HasFailure()) return;
     }
 }

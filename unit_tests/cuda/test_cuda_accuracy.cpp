@@ -64,10 +64,10 @@ TEST(CudaAccuracy, EmulatedFP32NoWorseThanCublasSgemm) {
               "cublasSgemm");
     const double sgemm_error = rel_frobenius(dc.download(), ref);
 
-    for (const char* kernel : test::each_fused_kernel_switch()) {
+    for (const cuda::Sm90Kernel kernel : test::each_fused_kernel_switch()) {
       const std::string which = test::fused_kernel_switch_label(kernel);
       SCOPED_TRACE(which);
-      const test::ScopedEnv forced("EGEMM_SM90_KERNEL", kernel);
+      const cuda::ScopedTuning forced([&](cuda::Tuning& t) { t.sm90_kernel = kernel; });
       test::cuda_ok(cudaMemset(dc.get(), 0xFF, count * sizeof(float)), "poison C");  // NaN
       gemm(EmulatedFP32{}, 'N', 'N', size, size, size, 1.0f, da.get(), size, db.get(), size, 0.0f, dc.get(), size,
            nullptr);

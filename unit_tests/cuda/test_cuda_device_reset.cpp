@@ -2,7 +2,7 @@
 // cuBLASLt handles, the kernels' shared-memory opt-ins, the last stream
 // checked) dies with the device's context; the next call makes it again and
 // runs, and the memory pool, which outlives a reset, is used again
-// (backends/cuda/device_epoch.hpp). A program of its own: a reset would also
+// (backends/cuda/runtime/context_generation.hpp). A program of its own: a reset would also
 // end what other tests keep on the device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -19,14 +19,14 @@ namespace {
 
 // Each tensor-core kernel family and both SGEMM routes, as the calls after a reset meet them.
 void run_every_route(cudaStream_t stream) {
-  const test::ScopedEnv tensor_cores("EGEMM_SMALL_GEMM_FALLBACK", "0");
+  const cuda::ScopedTuning tensor_cores([](cuda::Tuning& t) { t.small_gemm_fallback = false; });
   test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 300, 260, 333, 1.0f, 0.5f, 1}, stream);
   test::check_device_gemm(RoundSplit4{}, {'T', 'N', 129, 400, 70, -0.75f, 0.0f, 0}, stream);
   test::check_device_gemm(FullRangeTF32x3{}, {'N', 'N', 200, 130, 100, 1.0f, 2.0f, 0}, stream);
   test::check_device_gemm(NativeFP32{}, {'N', 'N', 100, 90, 80, 1.0f, 0.0f, 0}, stream);  // cuBLASLt plans
   test::check_device_gemm(NativeFP32{}, {'T', 'T', 70, 60, 50, 2.0f, 1.0f, 0}, stream);
   {
-    const test::ScopedEnv stream_k("EGEMM_SM90_STREAM_K", "1");  // the Hopper kernel's partial sums too
+    const cuda::ScopedTuning stream_k([](cuda::Tuning& t) { t.sm90_stream_k = cuda::StreamK::always; });  // the Hopper kernel's partial sums too
     test::check_device_gemm(EmulatedFP32{}, {'N', 'N', 1536, 1536, 256, 1.0f, 0.0f, 0}, stream);
   }
 }
@@ -75,7 +75,7 @@ TEST(CudaDeviceReset, CallsRunAgainAfterEachReset) {
 // A thread that made calls before the reset (its handles are the old context's) calls again after it.
 TEST(CudaDeviceReset, AThreadsHandlesFromBeforeTheResetAreMadeAgain) {
   EGEMM_REQUIRE_GPU();
-  const test::ScopedEnv tensor_cores("EGEMM_SMALL_GEMM_FALLBACK", "0");  // the worker's EmulatedFP32 on the kernels
+  const cuda::ScopedTuning tensor_cores([](cuda::Tuning& t) { t.small_gemm_fallback = false; });  // the worker's EmulatedFP32 on the kernels
   std::promise<void> reset_done;
   std::promise<void> first_calls_done;
   std::thread worker([&] {
@@ -102,7 +102,7 @@ TEST(CudaDeviceReset, AThreadEndingAfterAnUnnoticedResetLeavesItsHandles) {
   std::thread worker([&] {
     test::check_device_gemm(NativeFP32{}, {'N', 'N', 100, 90, 80, 1.0f, 0.0f, 0});  // a cuBLASLt handle
     {
-      const test::ScopedEnv no_plans("EGEMM_SGEMM_PLANS", "0");  // and a cuBLAS one
+      const cuda::ScopedTuning no_plans([](cuda::Tuning& t) { t.sgemm_plans = false; });  // and a cuBLAS one
       test::check_device_gemm(NativeFP32{}, {'N', 'N', 100, 90, 80, 1.0f, 0.0f, 0});
     }
     calls_done.set_value();

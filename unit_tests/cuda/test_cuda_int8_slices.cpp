@@ -68,7 +68,7 @@ TEST(CudaInt8Slices, EveryKernelGivesTheHostOraclesBits) {
 TEST(CudaInt8Slices, StreamKTailGivesTheHostOraclesBits) {
   EGEMM_REQUIRE_GPU();
   if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: no stream-K tail here";
-  const test::ScopedEnv forced("EGEMM_SM90_STREAM_K", "1");
+  const cuda::ScopedTuning forced([](cuda::Tuning& t) { t.sm90_stream_k = cuda::StreamK::always; });
   for (const test::GemmCase& c : {test::GemmCase{'N', 'T', 1300, 1100, 3000, 1.0f, 0.0f, 0},
                                   test::GemmCase{'T', 'N', 2304, 2048, 512, -0.5f, 2.0f, 1}}) {
     const std::uint64_t seed = test::fresh_seed();
@@ -139,8 +139,8 @@ TEST(CudaInt8Slices, TheDeepestSumStaysExactAndDeeperOnesRunEmulatedFP32) {
   EGEMM_REQUIRE_GPU();
   const float x = std::ldexp(-(126.0f * 65536 + 128 * 256 + 128), -23);  // the row's maximum: e = 0
   ASSERT_EQ(numerics::int8_row_exponent(std::fabs(x)), 0);
-  for (const char* kernel : test::each_digits_kernel_switch()) {
-    const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel);
+  for (const cuda::Sm90Kernel kernel : test::each_digits_kernel_switch()) {
+    const cuda::ScopedTuning choice([&](cuda::Tuning& t) { t.sm90_kernel = kernel; });
     SCOPED_TRACE(test::fused_kernel_switch_label(kernel));
     const index_t k = int8_slices_max_depth, m = 130, n = 3;
     test::GemmInputs in = test::make_inputs({'N', 'T', m, n, k, 1.0f, 0.0f, 0}, test::fresh_seed());

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
 #include "device_support.hpp"
 
 namespace egemm {
@@ -137,7 +137,7 @@ class CudaLargeOperands : public ::testing::Test {
 TEST_F(CudaLargeOperands, EveryOffsetPast2To31OnEachKernel) {
   multiply_and_check<EmulatedFP32>();  // the Hopper kernel on sm_90, the mma.sync kernel elsewhere
   {
-    const test::ScopedEnv mma_sync("EGEMM_SM90_KERNEL", "0");
+    const cuda::ScopedTuning mma_sync([](cuda::Tuning& t) { t.sm90_kernel = cuda::Sm90Kernel::mma_sync; });
     multiply_and_check<EmulatedFP32>();
   }
   multiply_and_check<RoundSplit4>();  // the plain split (no row scaling), four products
@@ -184,7 +184,7 @@ TEST(CudaLargeLeadingDimension, LdaPast2To31OnCublasAndTheSplit) {
                       << bound[i];
     EXPECT_EQ(reported, 0);
   };
-  const test::ScopedEnv hand_off("EGEMM_SMALL_GEMM_FALLBACK", "1");  // the GPU tests run with it off
+  const cuda::ScopedTuning hand_off([](cuda::Tuning& t) { t.small_gemm_fallback = true; });  // the GPU tests run with it off
   EXPECT_FALSE(emulated_fp32_uses_tensor_cores(m, n, k)) << "EmulatedFP32 was to hand off to SGEMM here";
   check(NativeFP32{});
   check(EmulatedFP32{});
@@ -256,7 +256,7 @@ TEST(CudaOutOfMemory, ScratchThatDoesNotFitThrowsAndLeavesCUntouched) {
   constexpr float unwritten_value = -3e30f;
   const std::vector<float> poison(static_cast<std::size_t>(n * n), unwritten_value);
   test::DeviceBuffer<float> c(poison);
-  const test::ScopedEnv whole_tiles("EGEMM_SM90_STREAM_K", "0");  // no partial sums: the split pieces alone
+  const cuda::ScopedTuning whole_tiles([](cuda::Tuning& t) { t.sm90_stream_k = cuda::StreamK::never; });  // no partial sums: the split pieces alone
   const std::string message = error_with_32_mib_free(
       [&] { gemm(RoundSplit4{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr); });
   EXPECT_NE(message.find("out of device memory for 128 MiB of scratch"), std::string::npos)
@@ -291,7 +291,7 @@ TEST(CudaOutOfMemory, StreamKPartialSumsAreInTheCallsOneAllocation) {
   constexpr float unwritten_value = -3e30f;
   const std::vector<float> poison(static_cast<std::size_t>(n * n), unwritten_value);
   test::DeviceBuffer<float> c(poison);
-  const test::ScopedEnv split_tail("EGEMM_SM90_STREAM_K", "1");
+  const cuda::ScopedTuning split_tail([](cuda::Tuning& t) { t.sm90_stream_k = cuda::StreamK::always; });
   const std::string message = error_with_32_mib_free(
       [&] { gemm(EmulatedFP32{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr); });
   EXPECT_GT(scratch_mib_in(message), 256) << "expected the one allocation to hold the split pieces (256 MiB) and "

@@ -1,7 +1,7 @@
 // A kernel launch that fails makes the call throw egemm::device_error
 // (egemm/errors.hpp); before anything touched C, C is as it was;
 // and the next call is unaffected. No real launch fails on demand, so
-// EGEMM_FAULT_LAUNCH=n makes a call's n-th launch report
+// the tuning's fault_launch = n makes a call's n-th launch report
 // cudaErrorLaunchFailure through the same check a real failure takes (a
 // library that ignored the launch status would pass every other test).
 #include <cuda_runtime.h>
@@ -29,7 +29,7 @@ TYPED_TEST_SUITE(CudaLaunchFailure, test::AllPolicyTypes, test::PolicyNames);
 // without the switch gives the right product.
 TYPED_TEST(CudaLaunchFailure, ThrowsAndTheNextCallIsUnaffected) {
   EGEMM_REQUIRE_GPU();
-  const test::ScopedEnv on_tensor_cores("EGEMM_SMALL_GEMM_FALLBACK", "0");
+  const cuda::ScopedTuning on_tensor_cores([](cuda::Tuning& t) { t.small_gemm_fallback = false; });
   const test::GemmCase c{'N', 'T', 130, 97, 75, 0.75f, -1.5f, /*pad=*/2};
   test::GemmInputs in = test::make_inputs(c, test::fresh_seed());
   const GemmArgs& g = in.args;
@@ -39,11 +39,11 @@ TYPED_TEST(CudaLaunchFailure, ThrowsAndTheNextCallIsUnaffected) {
   const std::vector<float> c_before(g.c, g.c + dc.size());
   int launches = 0;
   for (int n = 1; n <= 16; ++n) {
-    SCOPED_TRACE("EGEMM_FAULT_LAUNCH=" + std::to_string(n));
+    SCOPED_TRACE("fault_launch = " + std::to_string(n));
     dc.upload(c_before);
     bool threw = false;
     {
-      const test::ScopedEnv fault("EGEMM_FAULT_LAUNCH", std::to_string(n).c_str());
+      const cuda::ScopedTuning fault([&](cuda::Tuning& t) { t.fault_launch = n; });
       try {
         test::gemm_on_device(TypeParam{}, g, a.get(), b.get(), dc.get(), nullptr);
       } catch (const device_error& e) {

@@ -15,8 +15,8 @@
 #include <random>
 #include <vector>
 
-#include "backends/cuda/emulation_path.hpp"
-#include "backends/cuda/int8_route.hpp"
+#include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/route/int8_route.hpp"
 #include "device_support.hpp"
 #include "egemm/path_selection.hpp"
 
@@ -92,8 +92,8 @@ TEST(CudaNormwiseFP32, NarrowRowsTakeTheDigitsWithTheHostOraclesBits) {
 // op(B): the device sends the call to EmulatedFP32 after the digits' split.
 TEST(CudaNormwiseFP32, OneSpreadRowOrColumnRunsEmulatedFP32WithItsBits) {
   EGEMM_REQUIRE_GPU();
-  for (const char* kernel : test::each_digits_kernel_switch()) {
-    const test::ScopedEnv choice("EGEMM_SM90_KERNEL", kernel);
+  for (const cuda::Sm90Kernel kernel : test::each_digits_kernel_switch()) {
+    const cuda::ScopedTuning choice([&](cuda::Tuning& t) { t.sm90_kernel = kernel; });
     for (const test::GemmCase& c : digit_cases)
       for (bool in_a : {true, false}) {
         const std::uint64_t seed = test::fresh_seed();

@@ -1,10 +1,10 @@
 // NativeFP32 (and EmulatedFP32's hand-off) runs SGEMM through a cuBLASLt plan
-// made once per thread, device and call shape (backends/cuda/sgemm_plans.hpp):
+// made once per thread, device and call shape (backends/cuda/cublas/sgemm_plans.hpp):
 // within the bound on every transpose, padding and alpha/beta; one plan per
 // shape, made again only for a new one; the cache starts over when full; the
 // same C as cublasSgemm on the same inputs, to FP32's rounding (bit for bit
 // where cuBLASLt picks cublasSgemm's kernel, reported), with operands on any
-// 4-byte boundary; EGEMM_SGEMM_PLANS=0 makes no plan.
+// 4-byte boundary; the tuning's sgemm_plans = false makes no plan.
 #include <cublas_v2.h>
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "backends/cuda/sgemm_plans.hpp"
+#include "backends/cuda/cublas/sgemm_plans.hpp"
 #include "device_support.hpp"
 
 namespace egemm {
@@ -44,10 +44,10 @@ TEST(CudaSgemmPlans, EveryCaseWithinTheBoundAndOnePlanPerShape) {
     test::check_device_gemm(NativeFP32{}, c);  // the same shape (fresh inputs): the plan is reused
     EXPECT_EQ(cuda::sgemm_plans_cached(), made) << "a shape seen before made another plan";
   }
-  const test::ScopedEnv off("EGEMM_SGEMM_PLANS", "0");
+  const cuda::ScopedTuning off([](cuda::Tuning& t) { t.sgemm_plans = false; });
   const std::size_t before = cuda::sgemm_plans_cached();
   test::check_device_gemm(NativeFP32{}, {'N', 'N', 77, 55, 33, 1.0f, 0.0f, 0});
-  EXPECT_EQ(cuda::sgemm_plans_cached(), before) << "EGEMM_SGEMM_PLANS=0 made a plan";
+  EXPECT_EQ(cuda::sgemm_plans_cached(), before) << "sgemm_plans = false made a plan";
 }
 
 TEST(CudaSgemmPlans, TheCacheStartsOverWhenFull) {

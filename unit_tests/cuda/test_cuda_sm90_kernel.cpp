@@ -1,7 +1,6 @@
 // Which fused kernel runs: the sm_90a TMA + wgmma kernel on an sm_90 GPU when
 // the build holds sm_90a code (FP16 and TF32 pieces), the mma.sync kernel
-// otherwise or when EGEMM_SM90_KERNEL=0 asks for it, EmulatedFP32's cp.async
-// wgmma kernel with EGEMM_SM90_KERNEL=cp_async; all within the bound. The
+// otherwise or when the tuning asks for it (Sm90Kernel::mma_sync); all within the bound. The
 // Hopper kernel's two epilogues (C staged for TMA stores, or written from
 // registers) give the same bits.
 #include <cuda_runtime.h>
@@ -15,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/fused_gemm.hpp"
-#include "backends/cuda/loaded_code.hpp"
+#include "backends/cuda/kernel_dispatch.hpp"
+#include "backends/cuda/runtime/kernel_images.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/tensor_maps.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
@@ -31,7 +30,6 @@ using cuda::FusedKernel;
 const char* kernel_name(FusedKernel k) {
   switch (k) {
     case FusedKernel::wgmma_tma_sm90: return "wgmma_tma_sm90";
-    case FusedKernel::wgmma_cp_async_sm90: return "wgmma_cp_async_sm90";
     case FusedKernel::mma_sync_sm80: break;
   }
   return "mma_sync_sm80";
@@ -47,8 +45,7 @@ bool device_is_sm90() {
 
 TEST(CudaFusedKernel, WgmmaOnSm90WhereBuiltMmaSyncElsewhere) {
   EGEMM_REQUIRE_GPU();
-  const char* forced = std::getenv("EGEMM_SM90_KERNEL");
-  const bool switched_off = forced != nullptr && std::string(forced) == "0";
+  const bool switched_off = cuda::tuning_overrides().sm90_kernel == cuda::Sm90Kernel::mma_sync;
   const FusedKernel k = cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled);
   std::printf("EmulatedFP32 fp16_scaled runs on %s\n", kernel_name(k));
   RecordProperty("emulated_fp32_kernel", kernel_name(k));
@@ -65,7 +62,7 @@ TEST(CudaFusedKernel, WgmmaOnSm90WhereBuiltMmaSyncElsewhere) {
   EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::tf32_full_range), k);
 }
 
-// The probes read what the code the driver loaded holds (loaded_code.hpp):
+// The probes read what the code the driver loaded holds (kernel_images.hpp):
 // sm_90a's features on an sm_90 GPU exactly where the build has sm_90a code
 // (a build for plain sm_90 has the Hopper kernels' bodies compiled out), and
 // griddepcontrol on a Hopper or newer GPU wherever the build has code for it.
@@ -74,7 +71,7 @@ TEST(CudaLoadedCode, ProbesFindWhatTheBuildHolds) {
   int device = 0, major = 0;
   test::cuda_ok(cudaGetDevice(&device), "cudaGetDevice");
   test::cuda_ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "attribute");
-  const bool sm90a = cuda::loaded_code_has_sm90a_features(), gdc = cuda::loaded_code_has_grid_dependency_control();
+  const bool sm90a = cuda::kernel_images_have_sm90a_features(), gdc = cuda::kernel_images_have_grid_dependency_control();
   std::printf("loaded code: sm_90a features %d, griddepcontrol %d\n", sm90a, gdc);
 #if defined(EGEMM_TEST_BUILT_SM90A)
   EXPECT_EQ(sm90a, device_is_sm90());
@@ -87,38 +84,30 @@ TEST(CudaLoadedCode, ProbesFindWhatTheBuildHolds) {
 #endif
 }
 
-// EGEMM_SM90_KERNEL=0 forces the mma.sync kernel, =cp_async the other wgmma
-// kernel; results stay within the bound on each (k = 1000: the TMA kernel's
+// Sm90Kernel::mma_sync forces the mma.sync kernel; results stay within the bound on each (k = 1000: the TMA kernel's
 // three-stage ring wraps several times).
 TEST(CudaFusedKernel, SwitchForcesMmaSyncAndBothKernelsAgree) {
   EGEMM_REQUIRE_GPU();
   const test::GemmCase c{'N', 'T', 300, 260, 1000, 1.0f, 0.5f, 1};
   test::check_device_gemm(EmulatedFP32{}, c);
   {
-    const test::ScopedEnv off("EGEMM_SM90_KERNEL", "0");
+    const cuda::ScopedTuning off([](cuda::Tuning& t) { t.sm90_kernel = cuda::Sm90Kernel::mma_sync; });
     EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled), FusedKernel::mma_sync_sm80);
     test::check_device_gemm(EmulatedFP32{}, c);
     test::check_device_gemm(RoundSplit4{}, c);
   }
-  if (cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) == FusedKernel::wgmma_tma_sm90) {
-    const test::ScopedEnv cp_async("EGEMM_SM90_KERNEL", "cp_async");
-    EXPECT_EQ(cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled),
-              FusedKernel::wgmma_cp_async_sm90);
-    EXPECT_EQ(cuda::fused_kernel_for(PolicyId::half, EmulationPath::fp16_scaled), FusedKernel::wgmma_tma_sm90);
-    test::check_device_gemm(EmulatedFP32{}, c);
-  }
 }
 
 // The policies without a tile model run cluster pairs multicasting op(B)'s
-// boxes, or single blocks with EGEMM_SM90_CLUSTER=1; both within the bound.
+// boxes, or single blocks with the tuning's sm90_cluster = 1; both within the bound.
 // m = 300 gives 3 m-tiles (the last pair's second block lies past op(A));
 // k = 1000 wraps the ring; TF32 pieces (FullRangeTF32x3) fold over two k-tiles
 // of 32 (k is padded to 64, so every fold is whole).
 TEST(CudaFusedKernel, PairedAndSingleBlocksStayWithinTheBound) {
   EGEMM_REQUIRE_GPU();
-  for (const char* cluster : {"2", "1"}) {
-    SCOPED_TRACE(std::string("EGEMM_SM90_CLUSTER=") + cluster);
-    const test::ScopedEnv pairs("EGEMM_SM90_CLUSTER", cluster);
+  for (const int cluster : {2, 1}) {
+    SCOPED_TRACE("sm90_cluster = " + std::to_string(cluster));
+    const cuda::ScopedTuning pairs([&](cuda::Tuning& t) { t.sm90_cluster = cluster; });
     test::check_device_gemm(RoundSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
     test::check_device_gemm(TruncateSplit4{}, {'N', 'N', 300, 130, 333, 1.0f, 0.0f, 0});
     test::check_device_gemm(Half{}, {'T', 'T', 300, 130, 700, 1.0f, 0.5f, 0});
@@ -128,7 +117,7 @@ TEST(CudaFusedKernel, PairedAndSingleBlocksStayWithinTheBound) {
   }
 }
 
-// Every tile the analytic model chooses from, forced by EGEMM_SM90_TILE, on
+// Every tile the analytic model chooses from, forced by the tuning's sm90_tile, on
 // a product where persistent blocks take several tiles in turn (1536^2: 144
 // tiles of 128 x 128 for 132 SMs, 288 of the smaller ones) and on edges.
 TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
@@ -138,10 +127,13 @@ TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
               cuda::hopper::emulated_fp32_tiles[cuda::hopper::emulated_fp32_tile(4096, 4096, 4096)].name,
               cuda::hopper::emulated_fp32_tiles[cuda::hopper::emulated_fp32_tile(8192, 8192, 8192)].name);
   for (int i = 0; i < cuda::hopper::emulated_fp32_tile_count; ++i)
-    for (const char* stream_k : {"0", "1"}) {
+    for (const bool stream_k : {false, true}) {
       const char* name = cuda::hopper::emulated_fp32_tiles[i].name;
-      SCOPED_TRACE(std::string(name) + ", EGEMM_SM90_STREAM_K=" + stream_k);
-      const test::ScopedEnv forced("EGEMM_SM90_TILE", name), tail("EGEMM_SM90_STREAM_K", stream_k);
+      SCOPED_TRACE(std::string(name) + (stream_k ? ", stream-K tail forced" : ", whole tiles"));
+      const cuda::ScopedTuning forced([&](cuda::Tuning& t) {
+        t.sm90_tile = name;
+        t.sm90_stream_k = stream_k ? cuda::StreamK::always : cuda::StreamK::never;
+      });
       EXPECT_EQ(cuda::hopper::emulated_fp32_tile(1536, 1536, 200), i);
       test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 1536, 1536, 200, 1.0f, 0.5f, 1});
       test::check_device_gemm(EmulatedFP32{}, {'T', 'N', 129, 65, 1000, -1.0f, 0.0f, 0});     // one tile, 16 k-tiles
@@ -153,22 +145,22 @@ TEST(CudaFusedKernel, EveryHopperTileStaysWithinTheBound) {
 // TF32 pieces fold every two k-tiles of 32 values; a stream-K stretch may hold
 // an odd number of k-tiles, and then ends on a half fold that must still be
 // folded (a library that dropped it would pass every other test). A few
-// slots (EGEMM_SM90_SLOTS) split many tiles' k-tiles
+// slots (the tuning's sm90_slots) split many tiles' k-tiles
 // among them; several slot counts and depths give odd shares on any GPU.
 TEST(CudaFusedKernel, StreamKStretchesOfOddLengthFoldTheirLastTf32KTile) {
   EGEMM_REQUIRE_GPU();
   if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
-  const test::ScopedEnv tail("EGEMM_SM90_STREAM_K", "1");
-  for (const char* slots : {"2", "3", "5", "7"}) {
-    SCOPED_TRACE(std::string("EGEMM_SM90_SLOTS=") + slots);
-    const test::ScopedEnv cap("EGEMM_SM90_SLOTS", slots);
+  const cuda::ScopedTuning tail([](cuda::Tuning& t) { t.sm90_stream_k = cuda::StreamK::always; });
+  for (const int slots : {2, 3, 5, 7}) {
+    SCOPED_TRACE("sm90_slots = " + std::to_string(slots));
+    const cuda::ScopedTuning cap([&](cuda::Tuning& t) { t.sm90_slots = slots; });
     test::check_device_gemm(FullRangeTF32x3{}, {'N', 'T', 300, 390, 1000, 1.0f, 0.0f, 0});
     test::check_device_gemm(FullRangeTF32x3{}, {'T', 'N', 520, 260, 1100, -0.5f, 0.5f, 1});
     if (::testing::Test::HasFailure()) return;
   }
 }
 
-// The stream-K tail (EGEMM_SM90_STREAM_K=1 forces it wherever a round is
+// The stream-K tail (StreamK::always forces it wherever a round is
 // partial): whole rounds plus a split rest (2300^2: 324 tiles, 162 pair tiles),
 // fewer tiles than slots (all split, several slots per tile), every policy's
 // kernel; within the bound, and the same bits on a second run (the fixup adds
@@ -176,7 +168,7 @@ TEST(CudaFusedKernel, StreamKStretchesOfOddLengthFoldTheirLastTf32KTile) {
 TEST(CudaFusedKernel, StreamKTailStaysWithinTheBoundAndRepeatsBitForBit) {
   EGEMM_REQUIRE_GPU();
   if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper kernel does not run here";
-  const test::ScopedEnv tail("EGEMM_SM90_STREAM_K", "1");
+  const cuda::ScopedTuning tail([](cuda::Tuning& t) { t.sm90_stream_k = cuda::StreamK::always; });
   test::check_device_gemm(EmulatedFP32{}, {'N', 'T', 2300, 2300, 1100, 1.0f, 0.5f, 1});
   test::check_device_gemm(EmulatedFP32{}, {'T', 'T', 1000, 700, 3000, -0.5f, 0.0f, 0});
   test::check_device_gemm(RoundSplit4{}, {'N', 'N', 2300, 1300, 700, 1.0f, 1.0f, 0});
@@ -227,7 +219,7 @@ bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
   return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
 }
 
-// EGEMM_SM90_SLOTS caps the persistent grid (SMs left free for other work):
+// The tuning's sm90_slots caps the persistent grid (SMs left free for other work):
 // each tile is still one block's whole k loop, so with the stream-K tail off
 // C has the same bits whichever slot takes which tile, down to one slot.
 TEST(CudaFusedKernel, CappedPersistentGridWritesTheSameBits) {
@@ -237,11 +229,11 @@ TEST(CudaFusedKernel, CappedPersistentGridWritesTheSameBits) {
   const index_t m = 1500, n = 1300, k = 400;  // 12 x 11 tiles of 128 x 128: more than one round on few slots
   const test::Matrix a = test::random_matrix(m, k, gen()), b = test::random_matrix(n, k, gen()),
                      c = test::random_matrix(m, n, gen());
-  const test::ScopedEnv whole_tiles("EGEMM_SM90_STREAM_K", "0");
+  const cuda::ScopedTuning whole_tiles([](cuda::Tuning& t) { t.sm90_stream_k = cuda::StreamK::never; });
   const std::vector<float> all_slots = device_c(a, b, c.data, m, n, k, m, 0.5f);
-  for (const char* slots : {"1", "7", "40"}) {
-    SCOPED_TRACE(std::string("EGEMM_SM90_SLOTS=") + slots);
-    const test::ScopedEnv cap("EGEMM_SM90_SLOTS", slots);
+  for (const int slots : {1, 7, 40}) {
+    SCOPED_TRACE("sm90_slots = " + std::to_string(slots));
+    const cuda::ScopedTuning cap([&](cuda::Tuning& t) { t.sm90_slots = slots; });
     EXPECT_TRUE(same_bits(device_c(a, b, c.data, m, n, k, m, 0.5f), all_slots)) << "a capped grid changed C";
     test::check_device_gemm(EmulatedFP32{}, {'T', 'N', 700, 900, 300, -1.0f, 0.0f, 0});
     if (::testing::Test::HasFailure()) return;
@@ -250,7 +242,7 @@ TEST(CudaFusedKernel, CappedPersistentGridWritesTheSameBits) {
 
 // The staged epilogue (each consumer's part of C through the tile's last
 // stage and TMA stores; C 16-byte aligned, ldc a multiple of 4) and the one
-// writing C from registers (EGEMM_SM90_C_STORE=registers, or a C TMA cannot
+// writing C from registers (the tuning's sm90_c_through_tma = false, or a C TMA cannot
 // address) do the same arithmetic: the same bits in all of C, padding rows
 // included, on every tile. m and n end inside tiles (and inside a 32-row
 // box); beta != 0 over an Inf column and a wide row recomputed in float64,
@@ -277,14 +269,14 @@ TEST(CudaFusedKernel, StagedAndRegisterEpiloguesWriteTheSameBits) {
   for (int i = 0; i < cuda::hopper::emulated_fp32_tile_count; ++i) {
     const char* name = cuda::hopper::emulated_fp32_tiles[i].name;
     SCOPED_TRACE(name);
-    const test::ScopedEnv forced("EGEMM_SM90_TILE", name);
+    const cuda::ScopedTuning forced([&](cuda::Tuning& t) { t.sm90_tile = name; });
     for (const float beta : {-1.5f, 0.0f}) {
       SCOPED_TRACE("beta = " + std::to_string(beta));
       const std::vector<float>& c_in = beta == 0.0f ? nan_c : c.data;
       const std::vector<float> staged = device_c(a, b, c_in, m, n, k, ldc, beta);
       std::vector<float> from_registers;
       {
-        const test::ScopedEnv registers("EGEMM_SM90_C_STORE", "registers");
+        const cuda::ScopedTuning registers([](cuda::Tuning& t) { t.sm90_c_through_tma = false; });
         from_registers = device_c(a, b, c_in, m, n, k, ldc, beta);
       }
       EXPECT_TRUE(same_bits(staged, from_registers)) << "the staged epilogue's C differs from the register one's";
@@ -300,13 +292,13 @@ TEST(CudaFusedKernel, StagedAndRegisterEpiloguesWriteTheSameBits) {
 TEST(CudaFusedKernel, UnknownHopperTileIsRefusedAndCStaysUntouched) {
   EGEMM_REQUIRE_GPU();
   if (!test::hopper_kernel_runs_here()) GTEST_SKIP() << "not an sm_90 GPU with sm_90a code: the Hopper tiles do not run here";
-  const test::ScopedEnv forced("EGEMM_SM90_TILE", "256x256x9");
+  const cuda::ScopedTuning forced([](cuda::Tuning& t) { t.sm90_tile = "256x256x9"; });
   const std::vector<float> host(64 * 64, 0.5f), poison(64 * 64, -7.0f);
   const test::DeviceBuffer<float> a(host), b(host), c(poison);
   try {
     gemm(EmulatedFP32{}, 'N', 'N', 64, 64, 64, 1.0f, a.get(), 64, b.get(), 64, 1.0f, c.get(), 64, cudaStream_t{});
     test::cuda_ok(cudaDeviceSynchronize(), "sync");
-    ADD_FAILURE() << "an unknown EGEMM_SM90_TILE ran";
+    ADD_FAILURE() << "an unknown Hopper tile ran";
   } catch (const invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("128x128x3"), std::string::npos) << e.what();  // lists the tiles
   }

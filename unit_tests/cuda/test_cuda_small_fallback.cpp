@@ -32,7 +32,7 @@ TEST(CudaEmulatedFP32, SmallProblemsRunSgemmOnlyWhenTheFallbackIsOn) {
   EGEMM_REQUIRE_GPU();
   ASSERT_TRUE(kernels_at_every_size);
   {
-    const test::ScopedEnv on("EGEMM_SMALL_GEMM_FALLBACK", "1");
+    const cuda::ScopedTuning on([](cuda::Tuning& t) { t.small_gemm_fallback = true; });
     auto [small_emulated, small_sgemm] = emulated_and_sgemm(256, 256, 300);  // a handful of tiles
     EXPECT_EQ(small_emulated, small_sgemm) << "below one wave EmulatedFP32 should be SGEMM, bit for bit";
     auto [big_emulated, big_sgemm] = emulated_and_sgemm(4096, 4096, 512);  // thousands of tiles, deep enough

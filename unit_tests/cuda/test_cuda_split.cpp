@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/emulation_path.hpp"
-#include "backends/cuda/split_operand.hpp"
+#include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/split/split_operand.hpp"
 #include "backends/host/packed_operand.hpp"
 #include "device_support.hpp"
 #include "egemm/numerics/half_bits.hpp"

@@ -191,9 +191,9 @@ TEST(CudaStreamSemantics, ThreadsCallingAtOnceOnStreamsOfTheirOwn) {
 // capture must come out whole, and its graph replay correctly.
 TEST(CudaStreamSemantics, AThreadEndingDuringAnotherThreadsCaptureLeavesItWhole) {
   EGEMM_REQUIRE_GPU();
-  for (const char* plans : {"0", "1"}) {  // cublasSgemm's handle, then cuBLASLt's
-    SCOPED_TRACE(std::string("EGEMM_SGEMM_PLANS=") + plans);
-    const test::ScopedEnv which("EGEMM_SGEMM_PLANS", plans);
+  for (const bool plans : {false, true}) {  // cublasSgemm's handle, then cuBLASLt's
+    SCOPED_TRACE(plans ? "cuBLASLt plans" : "no cuBLASLt plans");
+    const cuda::ScopedTuning which([&](cuda::Tuning& t) { t.sgemm_plans = plans; });
     std::promise<void> ready, go;
     std::thread worker([&] {
       try {
@@ -229,7 +229,7 @@ TEST(CudaStreamSemantics, AThreadEndingDuringAnotherThreadsCaptureLeavesItWhole)
 // The same through the small-problem fallback (cuBLAS SGEMM behind the checks).
 TEST(CudaStreamSemantics, TheSgemmHandOffKeepsBothPromises) {
   EGEMM_REQUIRE_GPU();
-  const test::ScopedEnv fallback("EGEMM_SMALL_GEMM_FALLBACK", "1");
+  const cuda::ScopedTuning fallback([](cuda::Tuning& t) { t.small_gemm_fallback = true; });
   ASSERT_FALSE(emulated_fp32_uses_tensor_cores(kReadsC.m, kReadsC.n, kReadsC.k));
   returns_while_the_stream_is_held<EmulatedFP32>(kReadsC);
   replays_a_captured_graph<EmulatedFP32>(kBetaZero);

@@ -30,14 +30,14 @@ class CudaUnreadError : public ::testing::Test {
 
 TYPED_TEST_SUITE(CudaUnreadError, test::AllPolicyTypes, test::PolicyNames);
 
-// Each kernel family (the model's, the mma.sync kernel and, on Hopper, the
-// cp.async one) and the alpha == 0 path, each call made with the error unread.
+// Each kernel family (the library's choice and, on Hopper, the mma.sync
+// kernel too) and the alpha == 0 path, each call made with the error unread.
 TYPED_TEST(CudaUnreadError, IsNotTakenForTheCallsOwn) {
   EGEMM_REQUIRE_GPU();
-  const test::ScopedEnv on_tensor_cores("EGEMM_SMALL_GEMM_FALLBACK", "0");
-  for (const char* kernel : test::each_fused_kernel_switch()) {
+  const cuda::ScopedTuning on_tensor_cores([](cuda::Tuning& t) { t.small_gemm_fallback = false; });
+  for (const cuda::Sm90Kernel kernel : test::each_fused_kernel_switch()) {
     SCOPED_TRACE(test::fused_kernel_switch_label(kernel));
-    const test::ScopedEnv which("EGEMM_SM90_KERNEL", kernel);
+    const cuda::ScopedTuning which([&](cuda::Tuning& t) { t.sm90_kernel = kernel; });
     for (const float alpha : {0.75f, 0.0f}) {
       SCOPED_TRACE("alpha " + std::to_string(alpha));
       const test::GemmCase c{'N', 'T', 130, 97, 75, alpha, -1.5f, /*pad=*/2};

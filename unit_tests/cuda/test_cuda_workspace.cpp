@@ -1,4 +1,4 @@
-// The contract a call's one allocation rests on (backends/cuda/workspace.hpp):
+// The contract a call's one allocation rests on (backends/cuda/runtime/workspace.hpp):
 // a measuring carver hands out nothing and counts what a launching carver
 // over a workspace of that size then hands out, piece for piece; taking more
 // than was measured is refused. Plain host code: runs without a GPU (CI too).
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "backends/cuda/workspace.hpp"
+#include "backends/cuda/runtime/workspace.hpp"
 
 namespace egemm {
 namespace {

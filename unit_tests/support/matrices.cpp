@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "backends/cuda/fold_length.hpp"
+#include "backends/cuda/common/fold_length.hpp"
 #include "egemm/numerics/int8_digits.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/path_selection.hpp"

@@ -8,13 +8,13 @@
 
 #include <cstdint>
 
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/common/strip_epilogue.cuh"
 #include "backends/cuda/sm90/mbarrier.hpp"
 #include "backends/cuda/sm90/stage_ring.cuh"
 #include "backends/cuda/sm90/tma.hpp"
 #include "backends/cuda/sm90/warpgroup_accumulators.cuh"
 #include "backends/cuda/sm90/warpgroup_integer_sums.cuh"
-#include "backends/cuda/strip_epilogue.cuh"
 #include "egemm/model/hopper_tiles.hpp"
 #include "egemm/numerics/epilogue.hpp"
 #include "egemm/policy.hpp"

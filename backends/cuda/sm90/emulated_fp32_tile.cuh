@@ -8,7 +8,7 @@
 namespace egemm::cuda::hopper {
 
 template <int Index>
-void launch_emulated_fp32_tile(const TmaLaunch& l) {
+void launch_emulated_fp32_tile(const FusedLaunch& l) {
   // The launch's stream-K verdict prices the shape the tile pick was made with.
   constexpr model::EmulationShape s = emulation_shape<EmulatedFP32, EmulatedFP32Tile<Index>>();
   static_assert(s.pieces == emulated_fp32_shape.pieces && s.products == emulated_fp32_shape.products &&

@@ -1,25 +1,22 @@
-// Chooses and launches the sm_90a wgmma kernel: the run-time check that the
-// device and the binary have it, EmulatedFP32's tile from the analytic model,
-// the 128 x 128 default for the other FP16 policies and for clusters.
-#include <string>
+// Launches the sm_90a TMA + wgmma kernel per policy: the run-time check that
+// the device and the binary have it, EmulatedFP32's tile from the analytic
+// model, the 128 x 128 default tile for the other policies, single or paired.
 #include <type_traits>
 #include <utility>
 
-#include "backends/cuda/device_facts.hpp"
-#include "backends/cuda/loaded_code.hpp"
-#include "backends/cuda/per_device.hpp"
+#include "backends/cuda/runtime/device_facts.hpp"
+#include "backends/cuda/runtime/kernel_images.hpp"
+#include "backends/cuda/runtime/per_device.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma.hpp"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/launch_tma_tile.cuh"
-#include "backends/cuda/switches.hpp"
-#include "egemm/errors.hpp"
 
 namespace egemm::cuda {
 namespace {
 
 using hopper::emulated_fp32_tiles;
 using hopper::EmulatedFP32Tile;
-using hopper::TmaLaunch;
 
 constexpr int cmin(int a, int b) { return a < b ? a : b; }
 
@@ -41,23 +38,21 @@ struct DefaultTile {
 static_assert(std::is_same_v<DefaultTile<EmulatedFP32, 1>::type, EmulatedFP32Tile<0>>,
               "EmulatedFP32's first candidate is the default tile");
 
-// Per device: whether it is sm_90 and runs this build's sm_90a code (see loaded_code.hpp).
+// Per device: whether it is sm_90 and runs this build's sm_90a code (see kernel_images.hpp).
 bool device_runs_sm90a() {
   static PerDevice<bool> runs_per_device;
-  return runs_per_device.get([](int) { return loaded_code_has_sm90a_features(); });
+  return runs_per_device.get([](int) { return kernel_images_have_sm90a_features(); });
 }
 
 // The other policies run in clusters of two blocks multicasting op(B)'s boxes:
-// on the H100 1.03x (RoundSplit4), 1.09x (FullRangeTF32x3) and 1.33x (Half)
-// the single block at 8192^3 (perf_tests/results/2026-11-23-h100-tile-model.md,
-// run 6). EGEMM_SM90_CLUSTER=1 runs single blocks, for A/B timing.
-int cluster_size() { return switches().sm90_cluster(); }
-
-bool forced_off() { return switches().sm90_kernel() == Sm90Kernel::mma_sync; }
+// measured on an H100 at 8192^3 (perf_tests/gemm_suite), 1.03x (RoundSplit4),
+// 1.09x (FullRangeTF32x3) and 1.33x (Half) the single block's speed. The
+// tuning's sm90_cluster = 1 runs single blocks, for A/B timing.
+int cluster_size() { return tuning().sm90_cluster; }
 
 // Candidate `index` of emulated_fp32_tiles, by a fold over the compile-time indices.
 template <int... I>
-void launch_emulated_fp32(int index, const TmaLaunch& l, std::integer_sequence<int, I...>) {
+void launch_emulated_fp32(int index, const FusedLaunch& l, std::integer_sequence<int, I...>) {
   ((index == I ? hopper::launch_emulated_fp32_tile<I>(l) : void()), ...);
 }
 
@@ -68,9 +63,9 @@ int resident_emulated_fp32(int index, std::integer_sequence<int, I...>) {
   return blocks;
 }
 
-// EmulatedFP32: the model's tile (or EGEMM_SM90_TILE's); the others: the default tile, paired unless EGEMM_SM90_CLUSTER=1.
+// EmulatedFP32: the model's tile (or the tuning's sm90_tile); the others: the default tile, paired unless sm90_cluster = 1.
 template <class Policy>
-void launch(const TmaLaunch& l) {
+void launch(const FusedLaunch& l) {
   if constexpr (std::is_same_v<Policy, EmulatedFP32>) {
     const int index = hopper::emulated_fp32_tile(l.g.m, l.g.n, l.g.k);
     launch_emulated_fp32(index, l, std::make_integer_sequence<int, hopper::emulated_fp32_tile_count>{});
@@ -89,45 +84,25 @@ int emulated_fp32_resident_blocks(int index) {
 }
 }  // namespace hopper
 
-bool tma_kernel_runs(PolicyId policy) {
-  switch (policy) {
-    case PolicyId::emulated_fp32:
-    case PolicyId::round_split4:
-    case PolicyId::truncate_split4:
-    case PolicyId::half:
-    case PolicyId::full_range_tf32x3:
-    case PolicyId::int8_slices: return !forced_off() && device_runs_sm90a();
-    case PolicyId::native_fp32:
-    case PolicyId::normwise_fp32: break;  // its kernels are Int8Slices' and EmulatedFP32's
-  }
-  return false;
+bool tma_kernel_runs_here() { return device_runs_sm90a(); }
+
+template <class Policy>
+void TmaKernel<Policy>::launch(const FusedLaunch& l) {
+  cuda::launch<Policy>(l);
 }
 
-void launch_fused_gemm_tma(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,
-                           const std::uint32_t* path_word, EmulationPath path, WorkspaceCarver& scratch,
-                           cudaStream_t stream) {
-  const TmaLaunch l{a, b, g, path_word, path, scratch, stream};
-  switch (policy) {
-    case PolicyId::emulated_fp32:  // its full-range path is FullRangeTF32x3's TF32 kernel under its path word
-      return path == EmulationPath::tf32_full_range ? launch<FullRangeTF32x3>(l) : launch<EmulatedFP32>(l);
-    case PolicyId::round_split4: return launch<RoundSplit4>(l);
-    case PolicyId::truncate_split4: return launch<TruncateSplit4>(l);
-    case PolicyId::half: return launch<Half>(l);
-    case PolicyId::full_range_tf32x3: return launch<FullRangeTF32x3>(l);
-    case PolicyId::int8_slices: return launch<Int8Slices>(l);
-    case PolicyId::native_fp32:
-    case PolicyId::normwise_fp32: break;
-  }
-  throw invalid_argument(std::string("egemm::cuda::launch_fused_gemm_tma: no wgmma kernel for ") +
-                         policy_name(policy));
+template <class Policy>
+KernelFootprint TmaKernel<Policy>::footprint() {
+  using Tile = typename DefaultTile<Policy, 1>::type;
+  return {Tile::bm, Tile::bn, hopper::resident_blocks<Policy, Tile>() / device_facts().sms};
 }
 
-// The default tile, one block per SM by construction (about 200 KiB of shared
-// memory, 384 x 168 registers); the occupancy query confirms it on the device at hand.
-KernelFootprint tma_footprint(PolicyId policy) {
-  (void)policy;  // every FP16 policy has the same default block tile
-  using Tile = EmulatedFP32Tile<0>;
-  return {Tile::bm, Tile::bn, hopper::resident_blocks<EmulatedFP32, Tile>() / device_facts().sms};
-}
+// Every policy with a fused kernel of its own (kernel_dispatch.cu's table).
+template struct TmaKernel<EmulatedFP32>;
+template struct TmaKernel<RoundSplit4>;
+template struct TmaKernel<TruncateSplit4>;
+template struct TmaKernel<Half>;
+template struct TmaKernel<FullRangeTF32x3>;
+template struct TmaKernel<Int8Slices>;
 
 }  // namespace egemm::cuda

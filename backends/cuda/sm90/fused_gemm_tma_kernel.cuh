@@ -25,9 +25,9 @@
 
 #include <cstdint>
 
-#include "backends/cuda/dependent_launch.hpp"
-#include "backends/cuda/emulation_path.hpp"
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/runtime/dependent_launch.hpp"
 #include "backends/cuda/sm90/consumer_epilogue.cuh"
 #include "backends/cuda/sm90/mbarrier.hpp"
 #include "backends/cuda/sm90/sm90_tile.cuh"
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(Tile::threads, Tile::blocks_per_sm)
   if (staged_c && thread == 0) bulk_wait<0>();  // C's last boxes are written out
   if constexpr (Tile::cluster > 1) cluster_sync();  // the peer's last arrivals on our barriers are in
 #elif defined(__CUDA_ARCH__)
-  __trap();  // code without sm_90a's features: the host's check (loaded_code.hpp) never launches it
+  __trap();  // code without sm_90a's features: the host's check (kernel_images.hpp) never launches it
 #endif
 }
 

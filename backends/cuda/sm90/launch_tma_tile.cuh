@@ -6,16 +6,16 @@
 
 #include <algorithm>
 
-#include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/dependent_launch.hpp"
-#include "backends/cuda/per_device.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/dependent_launch.hpp"
+#include "backends/cuda/runtime/per_device.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
+#include "backends/cuda/runtime/workspace.hpp"
+#include "backends/cuda/sm80/tile_config.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma_kernel.cuh"
 #include "backends/cuda/sm90/hopper_resources.hpp"
 #include "backends/cuda/sm90/tensor_maps.hpp"
 #include "backends/cuda/sm90/tile_candidates.hpp"
-#include "backends/cuda/switches.hpp"
-#include "backends/cuda/tile_config.hpp"
-#include "backends/cuda/workspace.hpp"
 
 namespace egemm::cuda::hopper {
 
@@ -79,31 +79,31 @@ constexpr model::EmulationShape emulation_shape() {
 }
 
 // Whether to spread the last partial round by k: the model's verdict, or
-// EGEMM_SM90_STREAM_K=0 (never) / =1 (whenever there is a partial round), for A/B timing and the tests.
+// the tuning's sm90_stream_k (never, or whenever there is a partial round), for A/B timing and the tests.
 template <class Policy, class Tile>
 bool split_tail(const GemmArgs& g) {
-  if (const StreamK forced = switches().sm90_stream_k(); forced != StreamK::model) return forced == StreamK::always;
+  if (const StreamK forced = tuning().sm90_stream_k; forced != StreamK::model) return forced == StreamK::always;
   return model::predict(hopper_resources(), Tile::shape, emulation_shape<Policy, Tile>(), g.m, g.n, g.k,
                         model::Tail::split_when_faster)
       .splits_tail;
 }
 
 // The staged epilogue (C through shared memory and TMA stores) unless
-// EGEMM_SM90_C_STORE=registers, for A/B timing and the tests.
-inline bool c_through_tma_requested() { return switches().sm90_c_through_tma(); }
+// the tuning's sm90_c_through_tma is false, for A/B timing and the tests.
+inline bool c_through_tma_requested() { return tuning().sm90_c_through_tma; }
 
 template <class Policy, class Tile>
-void launch_tma_tile(const TmaLaunch& l) {
+void launch_tma_tile(const FusedLaunch& l) {
   static_assert(split_row_multiple % Tile::bm == 0 && split_row_multiple % Tile::bn == 0, "padding fits the tiles");
   static_assert(split_depth_multiple_for(policy_traits<Policy>::split) % Tile::bk == 0, "k padding fits the k-tile");
   FusedGemmParams p = fused_gemm_params(l.a, l.b, l.g, l.path_word, l.path, Tile::bm, Tile::bn);
-  if (const int group = switches().sm90_group(); group > 0) p.raster_group = group;  // A/B timing
+  if (const int group = tuning().sm90_group; group > 0) p.raster_group = group;  // A/B timing
 
   // Persistent: slots (clusters of Tile::cluster blocks) take tiles (pairs of m-tiles) in turn.
   const int work = (p.tiles_m + Tile::cluster - 1) / Tile::cluster * p.tiles_n;
   int slots = std::min(work, persistent_blocks() ? std::max(1, resident_blocks<Policy, Tile>() / Tile::cluster) : work);
-  // EGEMM_SM90_SLOTS=n: at most n slots, the other SMs left free (for experiments beside other work).
-  if (const int cap = switches().sm90_slots(); cap > 0) slots = std::min(cap, slots);
+  // The tuning's sm90_slots = n: at most n slots, the other SMs left free (for experiments beside other work).
+  if (const int cap = tuning().sm90_slots; cap > 0) slots = std::min(cap, slots);
   const int k_tiles = static_cast<int>(p.k_pad / Tile::bk);
   StreamKArgs sk{split_tail<Policy, Tile>(l.g) ? model::StreamKTail::split_rest(work, slots, k_tiles)
                                                : model::StreamKTail::whole_tiles(work, slots, k_tiles),

@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "backends/cuda/dependent_launch.hpp"
-#include "backends/cuda/emulation_path.hpp"
-#include "backends/cuda/fused_gemm.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/route/emulation_path.hpp"
+#include "backends/cuda/runtime/dependent_launch.hpp"
 #include "backends/cuda/sm90/tile_schedule.cuh"
 #include "backends/cuda/sm90/warpgroup_integer_sums.cuh"
 #include "egemm/model/stream_k_tail.hpp"

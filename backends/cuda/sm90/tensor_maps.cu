@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "backends/cuda/cuda_check.hpp"
-#include "backends/cuda/driver_entry.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/driver_entry.hpp"
 #include "backends/cuda/sm90/tensor_maps.hpp"
 #include "egemm/errors.hpp"
 

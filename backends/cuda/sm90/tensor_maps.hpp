@@ -4,7 +4,7 @@
 
 #include <cuda.h>
 
-#include "backends/cuda/split_operand.hpp"
+#include "backends/cuda/split/split_operand.hpp"
 #include "egemm/gemm_args.hpp"
 
 namespace egemm::cuda::hopper {
@@ -16,8 +16,8 @@ CUtensorMap piece_map(const void* piece, const SplitOperand& op, int box_rows, i
 
 // Whether TMA can store boxes of C: its base 16-byte aligned, ldc a multiple
 // of 4 floats (TMA's stride unit is 16 bytes), and so is m: TMA clips a box
-// at m only to whole 16 bytes, and wrote padding rows m .. (m + 3) / 4 * 4 - 1
-// otherwise (session 9, run 2). Otherwise the kernel writes C from registers.
+// at m only to whole 16 bytes, and would write padding rows m .. (m + 3) / 4 * 4 - 1
+// otherwise (test_cuda_sm90_kernel.cpp's epilogue test). Otherwise the kernel writes C from registers.
 bool c_map_possible(const GemmArgs& g);
 
 // C (m x n, column-major, ldc) as boxes of 32 rows (128 bytes) x `box_cols`

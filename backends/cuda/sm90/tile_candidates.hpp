@@ -1,16 +1,15 @@
 // The configurations the Hopper kernel is built in, as the analytic model
 // (src/egemm/model/hopper_tiles.hpp) sees them, and the launch of one.
 // EmulatedFP32 is built in every candidate and runs the model's pick per
-// call; the other policies run 128 x 128 with as many stages as fit, in
-// clusters of two (single blocks with EGEMM_SM90_CLUSTER=1).
+// call; the other policies use 128 x 128 tiles with as many stages as fit, in
+// clusters of two (single blocks with the tuning's sm90_cluster = 1).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include "backends/cuda/fused_gemm.hpp"
-#include "backends/cuda/workspace.hpp"
+#include "backends/cuda/common/fused_gemm_params.hpp"
 #include "egemm/model/hopper_tiles.hpp"
 
 namespace egemm::cuda::hopper {
@@ -27,21 +26,10 @@ inline constexpr model::HopperTile emulated_fp32_tiles[] = {
 };
 inline constexpr int emulated_fp32_tile_count = sizeof(emulated_fp32_tiles) / sizeof(emulated_fp32_tiles[0]);
 
-// What one launch needs besides the tile.
-struct TmaLaunch {
-  const SplitOperand& a;
-  const SplitOperand& b;
-  const GemmArgs& g;
-  const std::uint32_t* path_word;
-  EmulationPath path;
-  WorkspaceCarver& scratch;  // the stream-K partial sums; measuring: launch nothing
-  cudaStream_t stream;
-};
-
 // EmulatedFP32 on candidate `Index` of emulated_fp32_tiles (instantiated in
 // tiles_*.cu, a few per file so builds run in parallel; emulated_fp32_tile.cuh).
 template <int Index>
-void launch_emulated_fp32_tile(const TmaLaunch& l);
+void launch_emulated_fp32_tile(const FusedLaunch& l);
 
 // Blocks of candidate `Index` the GPU holds at once: its persistent grid
 // (whole clusters, as the GPCs can place them, for a cluster tile).

@@ -3,8 +3,8 @@
 // producer, the consumers and the stream-K fixup all place tiles through it.
 #pragma once
 
-#include "backends/cuda/fused_gemm.hpp"
-#include "backends/cuda/fused_gemm_kernel.cuh"  // TileCoord, tile_order
+#include "backends/cuda/common/fused_gemm_params.hpp"
+#include "backends/cuda/sm80/fused_gemm_kernel.cuh"  // TileCoord, tile_order
 #include "egemm/model/stream_k_tail.hpp"
 
 namespace egemm::cuda::hopper {

@@ -3,9 +3,9 @@
 
 namespace egemm::cuda::hopper {
 
-template void launch_emulated_fp32_tile<0>(const TmaLaunch&);
-template void launch_emulated_fp32_tile<1>(const TmaLaunch&);
-template void launch_emulated_fp32_tile<8>(const TmaLaunch&);
+template void launch_emulated_fp32_tile<0>(const FusedLaunch&);
+template void launch_emulated_fp32_tile<1>(const FusedLaunch&);
+template void launch_emulated_fp32_tile<8>(const FusedLaunch&);
 template int emulated_fp32_tile_resident_blocks<0>();
 template int emulated_fp32_tile_resident_blocks<1>();
 template int emulated_fp32_tile_resident_blocks<8>();

@@ -3,9 +3,9 @@
 
 namespace egemm::cuda::hopper {
 
-template void launch_emulated_fp32_tile<2>(const TmaLaunch&);
-template void launch_emulated_fp32_tile<3>(const TmaLaunch&);
-template void launch_emulated_fp32_tile<4>(const TmaLaunch&);
+template void launch_emulated_fp32_tile<2>(const FusedLaunch&);
+template void launch_emulated_fp32_tile<3>(const FusedLaunch&);
+template void launch_emulated_fp32_tile<4>(const FusedLaunch&);
 template int emulated_fp32_tile_resident_blocks<2>();
 template int emulated_fp32_tile_resident_blocks<3>();
 template int emulated_fp32_tile_resident_blocks<4>();

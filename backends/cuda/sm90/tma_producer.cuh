@@ -9,7 +9,7 @@
 #include "backends/cuda/sm90/stage_ring.cuh"
 #include "backends/cuda/sm90/tile_schedule.cuh"
 #include "backends/cuda/sm90/tma.hpp"
-#include "backends/cuda/split_operand.hpp"  // max_pieces
+#include "backends/cuda/split/split_operand.hpp"  // max_pieces
 
 namespace egemm::cuda::hopper {
 

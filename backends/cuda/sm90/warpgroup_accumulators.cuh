@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <utility>
 
-#include "backends/cuda/fold_length.hpp"
-#include "backends/cuda/fused_gemm_kernel.cuh"  // for_each_term
+#include "backends/cuda/common/fold_length.hpp"
+#include "backends/cuda/common/strip_epilogue.cuh"  // combined_entry
+#include "backends/cuda/sm80/fused_gemm_kernel.cuh"  // for_each_term
 #include "backends/cuda/sm90/wgmma.hpp"
-#include "backends/cuda/split_operand.hpp"  // max_pieces
-#include "backends/cuda/strip_epilogue.cuh"  // combined_entry
+#include "backends/cuda/split/split_operand.hpp"  // max_pieces
 #include "egemm/policy.hpp"
 
 namespace egemm::cuda::hopper {

@@ -9,10 +9,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "backends/cuda/warp_fragments.cuh"  // for_each_term
+#include "backends/cuda/sm80/warp_fragments.cuh"  // for_each_term
 #include "backends/cuda/sm90/warpgroup_accumulators.cuh"
 #include "backends/cuda/sm90/wgmma.hpp"
-#include "backends/cuda/split_operand.hpp"  // max_pieces
+#include "backends/cuda/split/split_operand.hpp"  // max_pieces
 #include "egemm/numerics/int8_digits.hpp"
 #include "egemm/policy.hpp"
 

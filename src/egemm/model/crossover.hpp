@@ -22,7 +22,7 @@
 // distance gemm ran at 0.4x). The Hopper TMA kernel (s_inf = 3.9, k0 = 525)
 // moves h* down to ~170 and the depth floor to k ~ 180 (rates measured with
 // perf_tests/gemm_suite on an H100; the backend's per-device rates are in
-// crossover_rates.cu; test_crossover_model checks the model). The one-wave rule (a C too
+// backends/cuda/route/crossover_rates.cu; test_crossover_model checks the model). The one-wave rule (a C too
 // small to occupy every SM) is the other half of the decision; it lives with
 // the kernel, which knows its tile.
 #pragma once

@@ -1,0 +1,81 @@
+// The process's tuning overrides behind a mutex, each call's copy of them, and
+// the one environment switch read here (EGEMM_SMALL_GEMM_FALLBACK, once).
+#include "backends/cuda/runtime/tuning.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace egemm::cuda {
+namespace {
+
+std::mutex overrides_mutex;
+Tuning& overrides() {
+  static Tuning t;
+  return t;
+}
+
+thread_local CallTuning* call_in_progress = nullptr;
+thread_local const Tuning* call_values = nullptr;
+
+// Values out of range are bounded: the raster's group times the tiles of a
+// row stays an int; a negative cap or fault index is none.
+Tuning bounded(Tuning t) {
+  t.sm90_group = std::clamp(t.sm90_group, 0, 65535);
+  t.sm90_slots = std::max(t.sm90_slots, 0);
+  t.fault_launch = std::max(t.fault_launch, 0);
+  t.sm90_cluster = t.sm90_cluster == 1 ? 1 : 2;
+  return t;
+}
+
+}  // namespace
+
+Tuning tuning_overrides() {
+  const std::lock_guard<std::mutex> lock(overrides_mutex);
+  return overrides();
+}
+
+void set_tuning_overrides(const Tuning& t) {
+  const std::lock_guard<std::mutex> lock(overrides_mutex);
+  overrides() = bounded(t);
+}
+
+const Tuning& tuning() {
+  if (call_values != nullptr) return *call_values;
+  thread_local Tuning now;
+  now = tuning_overrides();  // outside a call: as they are now
+  return now;
+}
+
+bool small_gemm_fallback() {
+  static const bool from_environment = [] {
+    const char* v = std::getenv("EGEMM_SMALL_GEMM_FALLBACK");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  const std::optional<bool> forced = tuning().small_gemm_fallback;
+  return forced ? *forced : from_environment;
+}
+
+bool fault_this_launch() {
+  const int n = tuning().fault_launch;
+  if (n == 0) return false;
+  if (call_in_progress == nullptr) return n == 1;  // outside a call every launch is its own first
+  return ++call_in_progress->launches_ == n;
+}
+
+CallTuning::CallTuning() : values_(tuning_overrides()), outermost_(call_in_progress == nullptr) {
+  if (outermost_) {
+    call_in_progress = this;
+    call_values = &values_;
+  }
+}
+
+CallTuning::~CallTuning() {
+  if (outermost_) {
+    call_in_progress = nullptr;
+    call_values = nullptr;
+  }
+}
+
+}  // namespace egemm::cuda

@@ -1,0 +1,43 @@
+// The one launch after the fused gemm that recomputes the entries it leaves alone.
+#include "backends/cuda/special_entries/special_entries.hpp"
+
+#include <algorithm>
+
+#include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/dependent_launch.hpp"
+#include "backends/cuda/runtime/device_facts.hpp"
+#include "backends/cuda/special_entries/special_values.cuh"
+#include "backends/cuda/special_entries/wide_rows.cuh"
+
+namespace egemm::cuda {
+namespace {
+
+constexpr int fixup_threads = 256;
+
+__global__ void __launch_bounds__(fixup_threads) special_entries_kernel(const GemmArgs g, const SplitOperand a,
+                                                                     const SplitOperand b,
+                                                                     const std::uint32_t* any_nonfinite,
+                                                                     const std::uint32_t* path_word, bool digits) {
+  wait_for_previous_kernel();
+  allow_next_kernel();
+  if (!route_taken(path_word, digits)) return;  // the other of NormwiseFP32's sequences runs
+  special_value_entries(g, a.nonfinite, b.nonfinite, any_nonfinite, path_word, blockIdx.x, gridDim.x);
+  if (path_word == nullptr || path_from_word(*path_word) != EmulationPath::fp16_scaled) return;
+  wide_line_entries<true>(g, a, b, blockIdx.x, gridDim.x);   // listed rows of op(A)
+  wide_line_entries<false>(g, a, b, blockIdx.x, gridDim.x);  // listed columns of op(B)
+}
+
+// Two blocks per SM: enough for the rare work, cheap when there is none.
+unsigned fixup_blocks() { return 2u * static_cast<unsigned>(device_facts().sms); }
+
+}  // namespace
+
+void launch_special_entries(const GemmArgs& g, const SplitOperand& a, const SplitOperand& b,
+                         const std::uint32_t* any_nonfinite, const std::uint32_t* path_word, cudaStream_t stream,
+                         bool digits) {
+  const index_t needed = (g.m * g.n + fixup_threads - 1) / fixup_threads;
+  const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min<index_t>(needed, fixup_blocks())));
+  launch_dependent(special_entries_kernel, blocks, fixup_threads, 0, stream, g, a, b, any_nonfinite, path_word, digits);
+}
+
+}  // namespace egemm::cuda
