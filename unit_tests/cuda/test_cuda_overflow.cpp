@@ -53,15 +53,17 @@ void expect_host_oracle_agrees(PolicyId policy, test::OverflowCase& x, const std
 }
 
 // Every case and transpose at m x n x 300 on each fused kernel this GPU runs,
-// on the tensor cores (EGEMM_SMALL_GEMM_FALLBACK=0) or with the library's
+// on the tensor cores (the tuning's small_gemm_fallback off) or with the library's
 // own choice (`hand_off`: cuBLAS SGEMM at these sizes for EmulatedFP32).
 // `wide` sends EmulatedFP32 to the TF32 path (asserted).
 template <class Policy>
 void check_on_device(index_t m, index_t n, bool wide, bool hand_off) {
   constexpr PolicyId id = policy_traits<Policy>::id;
-  const test::ScopedEnv fallback("EGEMM_SMALL_GEMM_FALLBACK", hand_off ? nullptr : "0");
-  for (const char* kernel : test::each_fused_kernel_switch()) {
-    const test::ScopedEnv forced("EGEMM_SM90_KERNEL", kernel);
+  for (const cuda::Sm90Kernel kernel : test::each_fused_kernel_switch()) {
+    const cuda::ScopedTuning forced([&](cuda::Tuning& t) {
+      t.sm90_kernel = kernel;
+      if (!hand_off) t.small_gemm_fallback = false;
+    });
     for (char ta : {'N', 'T'})
       for (char tb : {'N', 'T'}) {
         const std::uint64_t seed = test::fresh_seed();
