@@ -54,6 +54,11 @@ float fp32_gemm_entry(const GemmArgs& g, const std::vector<float>& c_before, ind
 // gives Inf, not finite where the case leaves the entry to the order, and
 // elsewhere finite and within the policy's a-priori bound (plus FP32's own
 // rounding on the subnormal grid, 2^-150 per add) of the float64 reference.
-void check_fp32_behaviour(PolicyId policy, OverflowCase& x, const std::vector<float>& got);
+// How C's old value enters: beta C rounded first, then fmaf(alpha, sum, beta C) (the reference
+// BLAS's order, and EGEMM's epilogue); or either that or beta C fused into the last FMA, as
+// cuBLAS SGEMM may do (NativeFP32, and the calls EGEMM hands to it).
+enum class BetaC { rounded, rounded_or_fused };
+void check_fp32_behaviour(PolicyId policy, OverflowCase& x, const std::vector<float>& got,
+                          BetaC beta_c = BetaC::rounded);
 
 }  // namespace egemm::test
