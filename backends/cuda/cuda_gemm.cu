@@ -23,6 +23,7 @@
 #include "backends/cuda/route/emulation_path.hpp"
 #include "backends/cuda/route/int8_route.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/kernel_images.hpp"
 #include "backends/cuda/runtime/device_facts.hpp"
 #include "backends/cuda/runtime/tuning.hpp"
 #include "backends/cuda/runtime/workspace.hpp"
@@ -39,7 +40,8 @@ namespace {
 
 index_t round_up(index_t v, index_t multiple) { return (v + multiple - 1) / multiple * multiple; }
 
-// The kernels are built for sm_80 and newer (mma.sync.m16n8k16, cp.async, ldmatrix).
+// The kernels are built for sm_80 and newer (mma.sync.m16n8k16, cp.async, ldmatrix), and the
+// build must hold code the device can load (its SASS, or PTX).
 void require_tensor_cores(PolicyId policy) {
   const DeviceFacts d = device_facts();
   if (d.major < 8) {
@@ -49,6 +51,14 @@ void require_tensor_cores(PolicyId policy) {
                       " has compute capability " + std::to_string(d.major) + "." + std::to_string(d.minor) +
                       "; EGEMM's CUDA backend, every tag's path included, is built for sm_80 (Ampere) and newer"
                       " (for plain FP32 on this GPU, call cuBLAS directly)");
+  }
+  if (!kernel_images_load_here()) {
+    int device = 0;
+    EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+    throw unsupported(std::string("egemm::gemm (CUDA, ") + policy_name(policy) + "): device " + std::to_string(device) +
+                      " (compute capability " + std::to_string(d.major) + "." + std::to_string(d.minor) +
+                      ") cannot load this EGEMM's kernels, built for " + kernel_images_built_for() +
+                      "; rebuild with EGEMM_CUDA_ARCHITECTURES holding this GPU's architecture or 80-virtual (PTX)");
   }
 }
 

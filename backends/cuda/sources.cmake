@@ -35,3 +35,7 @@ set_source_files_properties(${_cuda_dir}/sm80/fused_gemm_sm80.cu ${_cuda_dir}/sp
   ${_cuda_dir}/split/int8_split.cu ${_cuda_dir}/sm90/fused_gemm_tma.cu
   ${_cuda_dir}/sm90/tiles_128x128.cu ${_cuda_dir}/sm90/tiles_128x64.cu ${_cuda_dir}/sm90/tiles_64x128.cu
   PROPERTIES COMPILE_OPTIONS "-Xptxas=-v")
+# The architectures built, for the error a GPU without loadable code gets (runtime/kernel_images.cu).
+string(REPLACE ";" " " _egemm_archs_built "${CMAKE_CUDA_ARCHITECTURES}")
+set_property(SOURCE ${_cuda_dir}/runtime/kernel_images.cu APPEND PROPERTY
+             COMPILE_DEFINITIONS "EGEMM_CUDA_ARCHITECTURES_BUILT=\"${_egemm_archs_built}\"")

@@ -13,6 +13,14 @@
 
 namespace egemm::cuda {
 
+// The current device can load this library's kernels: SASS for its architecture, or PTX the
+// driver compiles for it (EGEMM_CUDA_ARCHITECTURES' 80-virtual). A build without either for
+// the device has none, and every CUDA call would fail at its first launch.
+bool kernel_images_load_here();
+
+// The GPU targets this library was built with, as CMake lists them (for error messages).
+const char* kernel_images_built_for();
+
 // The current device is compute capability 9.0 and runs this library's sm_90a code.
 bool kernel_images_have_sm90a_features();
 

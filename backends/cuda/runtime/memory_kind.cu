@@ -6,6 +6,7 @@
 #include "backends/cuda/cuda_gemm.hpp"
 #include "backends/cuda/runtime/context_generation.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/kernel_images.hpp"
 #include "backends/cuda/runtime/relaxed_capture.hpp"
 
 namespace egemm::cuda {
@@ -123,7 +124,7 @@ bool device_supported() {
   if (cudaGetDevice(&device) != cudaSuccess) return false;
   int major = 0;
   if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) return false;
-  return major >= 8;
+  return major >= 8 && kernel_images_load_here();
 }
 
 }  // namespace egemm::cuda
