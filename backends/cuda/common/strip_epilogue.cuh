@@ -42,8 +42,9 @@ struct StripRows {
 template <class Policy, bool AllNormal>
 __device__ __forceinline__ float combined_entry(float main, float correction, int exponent) {
   constexpr int lo_scale_log2 = policy_traits<Policy>::lo_scale_log2;
-  return AllNormal ? add_correction(main, correction, lo_scale_log2) * numerics::pow2_normal(exponent)
-                   : combine_accumulators(main, correction, lo_scale_log2, exponent);
+  constexpr bool may_overflow = !policy_traits<Policy>::scales_rows_and_columns;
+  return AllNormal ? add_correction<may_overflow>(main, correction, lo_scale_log2) * numerics::pow2_normal(exponent)
+                   : combine_accumulators<may_overflow>(main, correction, lo_scale_log2, exponent);
 }
 
 // Entries straight into C, alpha/beta applied; those left to the

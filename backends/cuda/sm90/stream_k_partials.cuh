@@ -61,7 +61,8 @@ struct PartialArithmetic {
   template <int Count>
   static __device__ __forceinline__ float entry(const std::uint32_t (&sums)[Count], int exponent) {
     const float correction = Count > 1 ? __uint_as_float(sums[Count - 1]) : 0.0f;
-    return combine_accumulators(__uint_as_float(sums[0]), correction, policy_traits<Policy>::lo_scale_log2, exponent);
+    return combine_accumulators<!policy_traits<Policy>::scales_rows_and_columns>(
+        __uint_as_float(sums[0]), correction, policy_traits<Policy>::lo_scale_log2, exponent);
   }
 };
 template <class Policy>

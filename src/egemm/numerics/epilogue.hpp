@@ -25,13 +25,19 @@ namespace egemm {
 // overflow only where main's do, and with the sign of a small piece, which
 // may be the other one (Inf - Inf would make an overflow NaN where FP32 gemm
 // gives Inf: Overflow.* in unit_tests/test_overflow.cpp). A select, no branch.
+// MainMayOverflow = false drops it where the pieces are scaled to the rows'
+// and columns' exponents (main is then far inside FP32's range, and entries
+// with Inf/NaN inputs are left to the special-value pass): the same bits, and
+// the device epilogue, which is issue-bound, keeps its instruction count.
+template <bool MainMayOverflow = true>
 EGEMM_INLINE float add_correction(float main, float correction, int lo_scale_log2) {
 #if defined(__CUDA_ARCH__)
   const float v = __fadd_rn(main, __fmul_rn(correction, numerics::pow2_normal(-lo_scale_log2)));  // no FMA contraction
 #else
   const float v = main + ::ldexpf(correction, -lo_scale_log2);
 #endif
-  return numerics::is_finite(main) ? v : main;
+  if constexpr (MainMayOverflow) return numerics::is_finite(main) ? v : main;
+  return v;
 }
 
 #if defined(__CUDA_ARCH__)
@@ -48,8 +54,9 @@ static __device__ __noinline__ float scale_out_of_line(float v, int e) { return 
 // and infinite accumulators (entries with Inf/NaN inputs are left to the
 // special-value pass; an overflowed sum is +-Inf either way), and NaN for a
 // NaN (products overflowing with both signs), whose payload no gemm promises.
+template <bool MainMayOverflow = true>
 EGEMM_INLINE float combine_accumulators(float main, float correction, int lo_scale_log2, int exponent) {
-  const float v = add_correction(main, correction, lo_scale_log2);
+  const float v = add_correction<MainMayOverflow>(main, correction, lo_scale_log2);
 #if defined(__CUDA_ARCH__)
   return numerics::is_normal_pow2(exponent) ? v * numerics::pow2_normal(exponent)
                                             : detail::scale_out_of_line(v, exponent);
