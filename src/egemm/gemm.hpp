@@ -9,7 +9,8 @@
 // before the call returns. With a cudaStream_t they are device memory and the
 // work is enqueued on that stream (nullptr: the legacy default stream); the
 // call returns without waiting. Arguments are checked first: a bad one throws
-// egemm::invalid_argument and C is not touched. BLAS conventions hold:
+// egemm::invalid_argument and C is not touched. With a stream but no CUDA
+// device (or a build without CUDA) the call throws egemm::unsupported. BLAS conventions hold:
 // beta == 0 never reads C, alpha == 0 or k == 0 never reads A or B.
 #pragma once
 
