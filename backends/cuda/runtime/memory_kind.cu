@@ -63,7 +63,7 @@ struct KnownAllocation {
   int device = -1;
   unsigned generation = 0;
 };
-constexpr int known_allocations = 8;  // A, B, C of a few alternating problems
+constexpr int known_allocations = 32;  // A, B and C of ten problems in turn
 thread_local KnownAllocation known[known_allocations];
 thread_local unsigned next_known = 0;
 
@@ -95,8 +95,13 @@ void remember_device_memory(const void* p, int device, unsigned generation) {
   unsigned long long id = 0;
   void* values[] = {&start, &size, &id};
   if (get(3, what, values, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS || size == 0 || id == 0) return;
-  known[next_known++ % known_allocations] = {static_cast<std::uintptr_t>(start),
-                                             static_cast<std::uintptr_t>(start) + size, id, device, generation};
+  KnownAllocation* slot = &known[next_known++ % known_allocations];  // in turn, unless one is free
+  for (KnownAllocation& k : known)
+    if (k.end == 0) {
+      slot = &k;
+      break;
+    }
+  *slot = {static_cast<std::uintptr_t>(start), static_cast<std::uintptr_t>(start) + size, id, device, generation};
 }
 
 struct DeviceCount {
