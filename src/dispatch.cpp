@@ -22,6 +22,7 @@ void detail::gemm_host(PolicyId policy, const GemmArgs& args) {
 
 void detail::gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stream) {
 #if EGEMM_HAVE_CUDA
+  cuda::require_a_device();  // before anything that would ask the missing device about the pointers
   if (args.empty()) return;
   cuda::require_device_operands(args, stream);
   cuda::observe_device_context();  // per-device state made before a cudaDeviceReset is made again

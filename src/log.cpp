@@ -1,16 +1,33 @@
 // EGEMM_LOG=debug: whether it is on, and the log lines that name a call's path and route.
 #include "egemm/log.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 namespace egemm {
+namespace {
 
-bool debug_log_enabled() {  // read at each call (a getenv: ~30 ns), so a program may turn it on and off as it runs
-  const char* v = std::getenv("EGEMM_LOG");
-  return v != nullptr && std::strcmp(v, "debug") == 0;
+// -1: as EGEMM_LOG says; 0 or 1: forced off or on (detail::force_debug_log).
+std::atomic<int> forced_debug_log{-1};
+
+}  // namespace
+
+// EGEMM_LOG is read once, at the first call that asks: a getenv on every call
+// would scan the environment on the hot path of small calls, and the
+// environment a program starts with is the one users set it in.
+bool debug_log_enabled() {
+  const int forced = forced_debug_log.load(std::memory_order_relaxed);
+  if (forced >= 0) return forced != 0;
+  static const bool from_environment = [] {
+    const char* v = std::getenv("EGEMM_LOG");
+    return v != nullptr && std::strcmp(v, "debug") == 0;
+  }();
+  return from_environment;
 }
+
+void detail::force_debug_log(int state) { forced_debug_log.store(state < 0 ? -1 : (state != 0 ? 1 : 0), std::memory_order_relaxed); }
 
 void write_debug_log(const std::string& message) { std::fprintf(stderr, "egemm: %s\n", message.c_str()); }
 

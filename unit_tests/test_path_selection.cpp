@@ -9,6 +9,7 @@
 #include <string>
 
 #include "egemm/gemm.hpp"
+#include "egemm/log.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
 #include "egemm/path_selection.hpp"
@@ -157,15 +158,33 @@ TEST(PathSelection, TheDebugLogSaysWhichPathAndHowManyRowsAreRecomputed) {
   test::Matrix a = test::random_matrix(m, k, test::fresh_seed()), b = test::random_matrix(k, n, test::fresh_seed());
   a(3, 4) = 1e-12f;  // one wide row of op(A)
   test::Matrix c(m, n);
-  ::setenv("EGEMM_LOG", "debug", 1);
+  detail::force_debug_log(1);  // the environment is read once per process
   ::testing::internal::CaptureStderr();
   gemm(EmulatedFP32{}, 'N', 'N', m, n, k, 1.0f, a.ptr(), a.ld, b.ptr(), b.ld, 0.0f, c.ptr(), c.ld);
   const std::string out = ::testing::internal::GetCapturedStderr();
-  ::unsetenv("EGEMM_LOG");
+  detail::force_debug_log(-1);
   EXPECT_NE(out.find("host EmulatedFP32 NN m=40 n=30 k=50 -> fp16_scaled, float64 for 1 wide rows of op(A), 0 wide "
                      "columns of op(B)"),
             std::string::npos)
       << out;
+}
+
+// EGEMM_LOG is read once per process, so no call scans the environment:
+// changing the variable later changes nothing; the tests' switch does.
+TEST(PathSelection, TheDebugLogReadsEgemmLogOnce) {
+  const bool at_start = debug_log_enabled();
+  const char* exported = std::getenv("EGEMM_LOG");
+  const std::string saved = exported != nullptr ? exported : "";
+  ::setenv("EGEMM_LOG", at_start ? "off" : "debug", 1);
+  EXPECT_EQ(debug_log_enabled(), at_start);
+  detail::force_debug_log(at_start ? 0 : 1);
+  EXPECT_EQ(debug_log_enabled(), !at_start);
+  detail::force_debug_log(-1);
+  EXPECT_EQ(debug_log_enabled(), at_start);
+  if (exported != nullptr)
+    ::setenv("EGEMM_LOG", saved.c_str(), 1);
+  else
+    ::unsetenv("EGEMM_LOG");
 }
 
 TEST(PathSelection, ManyWideRowsTakeTheTf32PathAndStayWithinItsBound) {

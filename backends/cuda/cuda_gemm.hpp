@@ -15,12 +15,20 @@ void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream);
 // C = beta * C (C not read when beta == 0), for alpha == 0 or k == 0.
 void scale_c(const GemmArgs& args, cudaStream_t stream);
 
+// Throw egemm::unsupported, naming cudaGetDeviceCount's answer, when no CUDA
+// device is visible (the stream API's first check).
+void require_a_device();
+
 // Throw egemm::invalid_argument when A, B or C is not memory of the kind the
 // entry point takes (the host API given device pointers, or the reverse), and
 // on the CUDA path when an operand is device memory the current device cannot
 // reach or the stream belongs to another device.
 void require_device_operands(const GemmArgs& args, cudaStream_t stream);
 void require_host_memory(const GemmArgs& args);
+// On the CUDA path a thread's first call with an allocation asks the runtime
+// about it (cudaPointerGetAttributes); later calls re-verify what it learnt
+// with one driver query (runtime/memory_kind.cu; perf_tests/call_overhead
+// times a call's host side).
 
 // EmulatedFP32 on an m x n x k problem runs the tensor-core emulation, not the
 // SGEMM hand-off (see egemm::emulated_fp32_uses_tensor_cores).

@@ -15,8 +15,11 @@
 //                the call's GPU time between its events, and the host's time
 //                in the call itself
 // Each method's C is then checked once against a float64 reference on fresh
-// random inputs, poisoned with NaN first.
-//   egemm_call_overhead [m [n k]]   (n and k default to m, m to 1024)
+// random inputs, poisoned with NaN first. Last, one verdict line per shape:
+// each EGEMM method's speed relative to cuBLAS SGEMM in the same run (the
+// ratio of their call ms: >= 0.98x is the target where EGEMM runs SGEMM).
+//   egemm_call_overhead              (the small shapes: 256 x 256 x 4096, 512^3, 1024^3)
+//   egemm_call_overhead m [n k]      (one shape; n and k default to m)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -29,6 +32,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "egemm/gemm.hpp"
@@ -41,28 +45,22 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
-}  // namespace
 
-int main(int argc, char** argv) {
-  const int m = argc > 1 ? std::atoi(argv[1]) : 1024;
-  const int n = argc > 3 ? std::atoi(argv[2]) : m, k = argc > 3 ? std::atoi(argv[3]) : m;
-  if (argc == 3 || argc > 4 || m <= 0 || n <= 0 || k <= 0) {
-    std::fprintf(stderr, "usage: egemm_call_overhead [m [n k]] (positive sizes)\n");
-    return 1;
-  }
-  if (!egemm::cuda_available()) {
-    std::fprintf(stderr, "egemm_call_overhead: no CUDA device with sm_80+ visible; nothing to measure\n");
-    return 0;
-  }
+struct Shape {
+  int m, n, k;
+};
+
+// The target where EGEMM hands the product to SGEMM: at most ~2% slower than calling it directly.
+constexpr double target_ratio = 0.98;
+
+// One shape's tables; returns the number of methods whose C is wrong, and
+// each EGEMM method's ratio to cuBLAS SGEMM's call ms in `ratios`.
+int measure(const Shape& shape, cublasHandle_t handle, cudaStream_t stream, std::vector<std::pair<std::string, double>>& ratios) {
+  const int m = shape.m, n = shape.n, k = shape.k;
   // Fresh uniform [-1, 1) inputs and their float64 product (set 0 is the one timed and checked).
   const egemm::bench::DeviceProblem problem({m, n, k}, egemm::bench::Distribution::uniform, std::random_device{}());
   const float *a = problem.a(0), *b = problem.b(0);
   float* c = problem.c();
-  cudaStream_t stream = nullptr;
-  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  cublasHandle_t handle = nullptr;
-  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS || cublasSetStream(handle, stream) != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error("cublas handle");
 
   const float one = 1.0f, zero = 0.0f;
   struct Method {
@@ -82,8 +80,10 @@ int main(int argc, char** argv) {
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
+  std::vector<double> call_ms(methods.size());
   for (int round = 0; round < 2; ++round)  // the first round warms every path up; the second is reported
-    for (const Method& method : methods) {
+    for (std::size_t which = 0; which < methods.size(); ++which) {
+      const Method& method = methods[which];
       constexpr int calls = 200;
       check(cudaStreamSynchronize(stream), "sync");
       check(cudaEventRecord(start, stream), "record");
@@ -104,6 +104,7 @@ int main(int argc, char** argv) {
       }
       std::nth_element(ms.begin(), ms.begin() + 25, ms.end());
       if (round == 0) continue;
+      call_ms[which] = ms[25];
       std::vector<float> rested_ms(11);
       std::vector<double> rested_host_us(11);
       for (std::size_t r = 0; r < rested_ms.size(); ++r) {
@@ -121,6 +122,8 @@ int main(int argc, char** argv) {
       std::printf("| %s | %.2f | %.4f | %.4f | %.4f | %.1f |\n", method.name, enqueue_us, queued_ms / calls, ms[25],
                   rested_ms[5], rested_host_us[5]);
     }
+  check(cudaEventDestroy(start), "cudaEventDestroy");
+  check(cudaEventDestroy(stop), "cudaEventDestroy");
   std::printf("\n| method | rel. Frobenius error vs float64 | Inf/NaN entries |\n|---|---:|---:|\n");
   int failures = 0;
   for (const Method& method : methods) {
@@ -131,6 +134,50 @@ int main(int argc, char** argv) {
     std::printf("| %s | %.3e | %.0f |\n", method.name, e.rel_frobenius, e.nonfinite);
     failures += e.nonfinite > 0 || !(e.rel_frobenius < egemm::bench::fp32_level_rel_frobenius);  // or the call is broken
   }
+  std::printf("\n");
+  for (std::size_t which = 1; which < methods.size(); ++which)
+    ratios.emplace_back(methods[which].name + 6, call_ms[0] / call_ms[which]);  // without "egemm_"
+  return failures;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<Shape> shapes = {{256, 256, 4096}, {512, 512, 512}, {1024, 1024, 1024}};
+  if (argc > 1) {
+    const int m = std::atoi(argv[1]);
+    const int n = argc > 3 ? std::atoi(argv[2]) : m, k = argc > 3 ? std::atoi(argv[3]) : m;
+    if (argc == 3 || argc > 4 || m <= 0 || n <= 0 || k <= 0) {
+      std::fprintf(stderr, "usage: egemm_call_overhead [m [n k]] (positive sizes; none: the three small shapes)\n");
+      return 1;
+    }
+    shapes = {{m, n, k}};
+  }
+  if (!egemm::cuda_available()) {
+    std::fprintf(stderr, "egemm_call_overhead: no CUDA device with sm_80+ visible; nothing to measure\n");
+    return 0;
+  }
+  cudaStream_t stream = nullptr;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  cublasHandle_t handle = nullptr;
+  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS || cublasSetStream(handle, stream) != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error("cublas handle");
+  int failures = 0;
+  std::vector<std::vector<std::pair<std::string, double>>> ratios(shapes.size());
+  for (std::size_t i = 0; i < shapes.size(); ++i) failures += measure(shapes[i], handle, stream, ratios[i]);
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    bool met = true;
+    std::string line;
+    for (const auto& [name, ratio] : ratios[i]) {
+      char figure[96];
+      std::snprintf(figure, sizeof figure, "%s%s %.3fx", line.empty() ? "" : ", ", name.c_str(), ratio);
+      line += figure;
+      met = met && ratio >= target_ratio;
+    }
+    std::printf("verdict %d x %d x %d: %s cuBLAS SGEMM's speed (call ms, median of 50): %s the %.2fx target\n",
+                shapes[i].m, shapes[i].n, shapes[i].k, line.c_str(), met ? "meets" : "BELOW", target_ratio);
+  }
   cublasDestroy(handle);
+  check(cudaStreamDestroy(stream), "cudaStreamDestroy");
   return failures == 0 ? 0 : 1;
 }

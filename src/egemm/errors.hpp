@@ -16,8 +16,9 @@ class invalid_argument : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// The request is valid but this build or this device cannot run it
-// (built without CUDA, a GPU without tensor cores, ...).
+// The request is valid but this build or this machine cannot run it (built
+// without CUDA, no CUDA device for a call with a stream, a GPU without tensor
+// cores, ...).
 class unsupported : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

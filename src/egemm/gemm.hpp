@@ -9,7 +9,8 @@
 // before the call returns. With a cudaStream_t they are device memory and the
 // work is enqueued on that stream (nullptr: the legacy default stream); the
 // call returns without waiting. Arguments are checked first: a bad one throws
-// egemm::invalid_argument and C is not touched. BLAS conventions hold:
+// egemm::invalid_argument and C is not touched. With a stream but no CUDA
+// device (or a build without CUDA) the call throws egemm::unsupported. BLAS conventions hold:
 // beta == 0 never reads C, alpha == 0 or k == 0 never reads A or B.
 #pragma once
 
@@ -62,8 +63,11 @@ bool emulated_fp32_uses_tensor_cores(index_t m, index_t n, index_t k);
 // of A and B: 8 bytes for EmulatedFP32, FullRangeTF32x3 and NormwiseFP32
 // (whose digits take 3 of them), 4 for RoundSplit4 and TruncateSplit4, 3 for
 // Int8Slices, 2 for Half; rows padded to 128, k to 64 (128 for the digits)) in a pool that
-// does not shrink, so repeated calls do not re-map it. This hands the unused part back to the driver; it waits for
-// all work on the current device. A no-op without CUDA.
+// does not shrink, so repeated calls do not re-map it. This hands the unused part back to the driver. It
+// synchronises the current device (cudaDeviceSynchronize: it waits for all work there, every stream's), so it
+// must not be called while a stream of that device is being captured into a CUDA graph (under the default
+// capture mode the synchronisation is an error that invalidates the capture). A no-op without CUDA or without a device.
+// (docs/design.md, "Stream semantics", lists every call that synchronises.)
 void release_cached_device_memory();
 
 }  // namespace egemm

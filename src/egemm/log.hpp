@@ -1,5 +1,5 @@
-// Debug logging, off unless the environment says EGEMM_LOG=debug. The
-// message is built only when logging is on.
+// Debug logging, off unless the environment says EGEMM_LOG=debug (read once,
+// at the first call that logs). The message is built only when logging is on.
 #pragma once
 
 #include <string>
@@ -11,6 +11,12 @@ namespace egemm {
 
 bool debug_log_enabled();
 void write_debug_log(const std::string& message);
+
+namespace detail {
+// For the tests, which turn the log on and off as they run: 1 on, 0 off,
+// -1 back to what EGEMM_LOG said. Not for programs: they set EGEMM_LOG.
+void force_debug_log(int state);
+}  // namespace detail
 
 template <class MakeMessage>
 void log_debug(MakeMessage&& make) {

@@ -15,6 +15,7 @@
 #include "backends/cuda/kernel_dispatch.hpp"
 #include "backends/cuda/runtime/tuning.hpp"
 #include "egemm/gemm.hpp"
+#include "egemm/log.hpp"
 #include "egemm/policy.hpp"
 #include "egemm/reference.hpp"
 #include "support/gemm_check.hpp"
@@ -64,6 +65,16 @@ class DeviceBuffer {
  private:
   T* ptr_ = nullptr;
   std::size_t count_;
+};
+
+// EGEMM_LOG=debug for one scope (the library reads the variable once per
+// process, so the tests force the log on instead of setting it).
+class ScopedDebugLog {
+ public:
+  ScopedDebugLog() { ::egemm::detail::force_debug_log(1); }
+  ~ScopedDebugLog() { ::egemm::detail::force_debug_log(-1); }
+  ScopedDebugLog(const ScopedDebugLog&) = delete;
+  ScopedDebugLog& operator=(const ScopedDebugLog&) = delete;
 };
 
 // Sets an environment variable for one scope (a null value unsets it, so

@@ -37,7 +37,7 @@ std::string logged_call(const Matrix& a, const Matrix& b, Tag tag = {}) {
 
 TEST(CudaDebugLog, SaysWhichPathTheDeviceChose) {
   EGEMM_REQUIRE_GPU();
-  const test::ScopedEnv debug("EGEMM_LOG", "debug");
+  const test::ScopedDebugLog debug;
   const cuda::ScopedTuning on_tensor_cores([](cuda::Tuning& t) { t.small_gemm_fallback = false; });
   std::mt19937_64 gen(test::fresh_seed());
   const index_t m = 256, n = 192, k = 200;
@@ -62,7 +62,7 @@ TEST(CudaDebugLog, SaysWhichPathTheDeviceChose) {
 // NormwiseFP32's route as the device took it, the host's normwise_fp32_path.
 TEST(CudaDebugLog, SaysWhichRouteNormwiseFP32Took) {
   EGEMM_REQUIRE_GPU();
-  const test::ScopedEnv debug("EGEMM_LOG", "debug");
+  const test::ScopedDebugLog debug;
   const cuda::ScopedTuning on_tensor_cores([](cuda::Tuning& t) { t.small_gemm_fallback = false; });
   std::mt19937_64 gen(test::fresh_seed());
   const index_t m = 256, n = 192, k = 4096;
@@ -83,7 +83,7 @@ TEST(CudaDebugLog, SaysWhichRouteNormwiseFP32Took) {
 // line goes to EmulatedFP32 at once, without the digits' split or the route.
 TEST(CudaDebugLog, SaysNormwiseFP32SkipsTheRouteBelowItsLine) {
   EGEMM_REQUIRE_GPU();
-  const test::ScopedEnv debug("EGEMM_LOG", "debug");
+  const test::ScopedDebugLog debug;
   const cuda::ScopedTuning defaults([](cuda::Tuning& t) { t.small_gemm_fallback = true; });
   std::mt19937_64 gen(test::fresh_seed());
   const index_t m = 256, n = 192, k = 4096;
@@ -112,7 +112,7 @@ double logged_value(const std::string& out, const std::string& name) {
 // NaN among them too (counted as zeros; the split sees them in its sums).
 TEST(CudaDebugLog, NormwiseFP32sCrossTermsAreTheHostsBitForBit) {
   EGEMM_REQUIRE_GPU();
-  const test::ScopedEnv debug("EGEMM_LOG", "debug");
+  const test::ScopedDebugLog debug;
   const cuda::ScopedTuning on_tensor_cores([](cuda::Tuning& t) { t.small_gemm_fallback = false; });
   const std::uint64_t seed = test::fresh_seed();
   struct Shape {

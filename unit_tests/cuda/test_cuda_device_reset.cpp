@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <future>
 #include <string>
+#include <vector>
 #include <thread>
 
 #include "device_support.hpp"
@@ -90,6 +91,37 @@ TEST(CudaDeviceReset, AThreadsHandlesFromBeforeTheResetAreMadeAgain) {
   test::cuda_ok(cudaDeviceReset(), "cudaDeviceReset");
   reset_done.set_value();
   worker.join();
+}
+
+// Pointers the checks remembered before a reset belong to the destroyed
+// context: a call with them is refused (they are no allocation now) before
+// anything is allocated again (which could reuse their addresses); memory
+// allocated after the reset runs.
+TEST(CudaDeviceReset, PointersFromBeforeTheResetAreRefused) {
+  EGEMM_REQUIRE_GPU();
+  constexpr index_t n = 64;
+  const std::vector<float> ones(n * n, 1.0f), poison(n * n, -7.0f);
+  float* old[3] = {};
+  for (float*& p : old) {
+    test::cuda_ok(cudaMalloc(&p, n * n * sizeof(float)), "cudaMalloc");
+    test::cuda_ok(cudaMemcpy(p, ones.data(), n * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
+  }
+  for (int i = 0; i < 2; ++i) gemm(NativeFP32{}, 'N', 'N', n, n, n, 1.0f, old[0], n, old[1], n, 0.0f, old[2], n, nullptr);
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  test::cuda_ok(cudaDeviceReset(), "cudaDeviceReset");  // the three allocations are gone with the context
+  try {
+    gemm(NativeFP32{}, 'N', 'N', n, n, n, 1.0f, old[0], n, old[1], n, 0.0f, old[2], n, nullptr);
+    ADD_FAILURE() << "pointers from before the reset were taken";
+  } catch (const egemm::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("A is host memory"), std::string::npos) << e.what();
+  }
+  test::cuda_ok(cudaDeviceSynchronize(), "no launch on the old pointers");
+  test::DeviceBuffer<float> a(ones), b(ones), c(poison);
+  std::printf("the new A %s an old allocation's address\n",
+              a.get() == old[0] || a.get() == old[1] || a.get() == old[2] ? "has" : "does not have");
+  gemm(NativeFP32{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr);
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  EXPECT_EQ(c.download(), std::vector<float>(n * n, static_cast<float>(n)));
 }
 
 // A thread that ends after a reset no call has noticed (as a program does

@@ -62,8 +62,12 @@ TEST(CudaMultiDevice, OtherDevicesOperandsAndStreamsAreRefused) {
   constexpr index_t n = 256;
   const std::vector<float> ones(n * n, 1.0f), poison(n * n, -7.0f);
   const CurrentDevice on_1(1);
-  test::DeviceBuffer<float> a1(ones), b1(ones);
+  test::DeviceBuffer<float> a1(ones), b1(ones), c1(poison);
   test::OwnedStream stream_1;
+  // A call on device 1 first: the pointer checks now know a1 and b1 as device
+  // 1's memory, and must still refuse them from device 0.
+  gemm(EmulatedFP32{}, 'N', 'N', n, n, n, 1.0f, a1.get(), n, b1.get(), n, 0.0f, c1.get(), n, stream_1.get());
+  test::cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   const CurrentDevice on_0(0);
   test::DeviceBuffer<float> a0(ones), b0(ones), c0(poison);
   const auto expect_refused = [&](const float* a, const float* b, cudaStream_t stream, const std::string& says) {

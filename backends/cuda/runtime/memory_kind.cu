@@ -1,11 +1,17 @@
 // Which memory a pointer is, so the host API rejects device pointers and the
 // CUDA API rejects pageable host pointers with a message instead of a crash
 // (managed and page-locked memory reach both).
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "backends/cuda/cuda_gemm.hpp"
 #include "backends/cuda/runtime/context_generation.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/driver_entry.hpp"
 #include "backends/cuda/runtime/kernel_images.hpp"
 #include "backends/cuda/runtime/relaxed_capture.hpp"
 
@@ -43,11 +49,89 @@ int current_device() {
   return device;
 }
 
-void require(const GemmArgs& g, bool want_device, const char* where) {
+// What this thread learnt: allocations that were device memory of `device`
+// in its context's generation `generation`. A later call re-verifies a hit
+// with one driver query instead of cudaPointerGetAttributes' several: the
+// allocation's buffer id, unique within the process, so a range freed and
+// allocated again (as any kind of memory, on any device) is never mistaken
+// for the one remembered. Only the current device's memory is remembered: it
+// is reachable whatever peer access says, and the other kinds keep the full
+// query, which the calls that pass them pay anyway (host memory with a stream
+// is an error; managed and page-locked operands are rare on this path).
+struct KnownAllocation {
+  std::uintptr_t begin = 0, end = 0;  // empty: a free slot
+  unsigned long long buffer_id = 0;
+  int device = -1;
+  unsigned generation = 0;
+};
+constexpr int known_allocations = 32;  // A, B and C of ten problems in turn
+thread_local KnownAllocation known[known_allocations];
+thread_local unsigned next_known = 0;
+
+unsigned long long buffer_id_of(const void* p) {
+  static const auto get = driver_entry<PFN_cuPointerGetAttribute_v4000>("cuPointerGetAttribute");
+  unsigned long long id = 0;
+  return get(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS ? id : 0;
+}
+
+// Whether p lies in an allocation this thread found to be device memory of
+// `device` in `generation`, and that allocation is still the one there.
+bool known_device_memory(const void* p, int device, unsigned generation) {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  for (KnownAllocation& k : known) {
+    if (at < k.begin || at >= k.end) continue;
+    if (k.device == device && k.generation == generation && buffer_id_of(p) == k.buffer_id) return true;
+    k = KnownAllocation{};  // freed, another device's, or of a context that a reset destroyed: the full query decides
+    return false;
+  }
+  return false;
+}
+
+void remember_device_memory(const void* p, int device, unsigned generation) {
+  static const auto get = driver_entry<PFN_cuPointerGetAttributes_v7000>("cuPointerGetAttributes");
+  CUpointer_attribute what[] = {CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+                                CU_POINTER_ATTRIBUTE_BUFFER_ID};
+  CUdeviceptr start = 0;
+  std::size_t size = 0;
+  unsigned long long id = 0;
+  void* values[] = {&start, &size, &id};
+  if (get(3, what, values, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS || size == 0 || id == 0) return;
+  KnownAllocation* slot = &known[next_known++ % known_allocations];  // in turn, unless one is free
+  for (KnownAllocation& k : known)
+    if (k.end == 0) {
+      slot = &k;
+      break;
+    }
+  *slot = {static_cast<std::uintptr_t>(start), static_cast<std::uintptr_t>(start) + size, id, device, generation};
+}
+
+struct DeviceCount {
+  cudaError_t answer = cudaSuccess;
+  int count = 0;
+};
+
+// cudaGetDeviceCount's answer, asked once: the visible devices are fixed for the process's life.
+const DeviceCount& device_count() {
+  static const DeviceCount c = [] {
+    DeviceCount d;
+    d.answer = cudaGetDeviceCount(&d.count);
+    if (d.answer != cudaSuccess) {
+      (void)cudaGetLastError();
+      d.count = 0;
+    }
+    return d;
+  }();
+  return c;
+}
+
+// `here` and `generation`: the current device and its context's generation
+// (only the CUDA path, want_device, reads them).
+void require(const GemmArgs& g, bool want_device, const char* where, int here = -1, unsigned generation = 0) {
   const struct { const char* name; const void* p; bool used; } operands[] = {
       {"A", g.a, g.k > 0 && g.alpha != 0.0f}, {"B", g.b, g.k > 0 && g.alpha != 0.0f}, {"C", g.c, true}};
   for (const auto& op : operands) {
     if (!op.used || op.p == nullptr) continue;
+    if (want_device && known_device_memory(op.p, here, generation)) continue;
     const Memory m = memory_of(op.p);
     if (m.kind == Kind::managed) continue;  // reachable from both sides
     if (m.kind == Kind::pinned_host && (!want_device || m.reachable_here)) continue;  // so is this (slowly, from the GPU)
@@ -57,13 +141,12 @@ void require(const GemmArgs& g, bool want_device, const char* where) {
     if (!want_device && m.kind == Kind::device)
       throw invalid_argument(std::string(where) + ": " + op.name +
                              " is device memory, but no CUDA stream was given; pass a stream to run on the GPU");
-    if (want_device && !m.reachable_here) {
-      const int here = current_device();
+    if (want_device && !m.reachable_here)
       throw invalid_argument(std::string(where) + ": " + op.name + " is memory of GPU " + std::to_string(m.device) +
                              ", which the current device (GPU " + std::to_string(here) +
                              ") cannot reach; call cudaSetDevice(" + std::to_string(m.device) +
                              ") first, or enable peer access");
-    }
+    if (want_device && m.kind == Kind::device && m.device == here) remember_device_memory(op.p, here, generation);
   }
 }
 
@@ -72,7 +155,7 @@ void require(const GemmArgs& g, bool want_device, const char* where) {
 // streams are the current device's by definition; a stream being captured is
 // left alone (asking its device would end the capture); a stream the runtime
 // cannot place is left for the launch to report.
-void require_stream_of_current_device(cudaStream_t stream, const char* where) {
+void require_stream_of_current_device(cudaStream_t stream, const char* where, int here, unsigned generation) {
 #if CUDART_VERSION >= 12080
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return;
   // A thread's calls mostly reuse one stream: its last good answer skips the
@@ -80,8 +163,6 @@ void require_stream_of_current_device(cudaStream_t stream, const char* where) {
   thread_local cudaStream_t checked_stream = nullptr;
   thread_local int checked_device = -1;
   thread_local unsigned checked_generation = 0;  // a reset device's new streams may reuse an old handle
-  const int here = current_device();
-  const unsigned generation = current_context_generation(here);  // before the call observes its context: a reset is seen here too
   if (stream == checked_stream && here == checked_device && generation == checked_generation) return;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
@@ -104,23 +185,38 @@ void require_stream_of_current_device(cudaStream_t stream, const char* where) {
 #else
   (void)stream;
   (void)where;
+  (void)here;
+  (void)generation;
 #endif
 }
 
 }  // namespace
 
-void require_device_operands(const GemmArgs& g, cudaStream_t stream) {
-  require_stream_of_current_device(stream, "egemm::gemm");
-  require(g, true, "egemm::gemm");
+void require_a_device() {
+  const DeviceCount& c = device_count();
+  if (c.count > 0) return;
+  throw unsupported(std::string("egemm::gemm: a CUDA stream was given, but there is no CUDA device: cudaGetDeviceCount ") +
+                    (c.answer == cudaSuccess ? std::string("found 0 devices")
+                                             : std::string("answered ") + cudaGetErrorName(c.answer) + " (" +
+                                                   cudaGetErrorString(c.answer) + ")"));
 }
-void require_host_memory(const GemmArgs& g) { require(g, false, "egemm::gemm"); }
+
+void require_device_operands(const GemmArgs& g, cudaStream_t stream) {
+  const int here = current_device();
+  const unsigned generation = current_context_generation(here);  // before the call observes its context: a reset is seen here too
+  require_stream_of_current_device(stream, "egemm::gemm", here, generation);
+  require(g, true, "egemm::gemm", here, generation);
+}
+
+// Without a device no pointer can be device memory: nothing to ask (each
+// query would fail, on every host call of such a machine).
+void require_host_memory(const GemmArgs& g) {
+  if (device_count().count > 0) require(g, false, "egemm::gemm");
+}
 
 bool device_supported() {
-  int device = 0, count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    (void)cudaGetLastError();
-    return false;
-  }
+  if (device_count().count == 0) return false;
+  int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return false;
   int major = 0;
   if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) return false;

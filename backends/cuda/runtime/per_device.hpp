@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "backends/cuda/runtime/context_generation.hpp"
@@ -32,12 +33,21 @@ class PerDevice {
     int device = 0;
     EGEMM_CUDA_CHECK(cudaGetDevice(&device));
     const unsigned generation = lifetime == Lifetime::context ? context_generation(device) : 0;
+    // This thread's last answer from this cache, without the lock: a small
+    // call's host path asks several caches, and a value, once made for a
+    // device and generation, never changes.
+    thread_local ThreadsLast last;
+    if (last.owner == this && last.device == device && last.generation == generation) return *last.value;
     const std::lock_guard<std::mutex> lock(mutex_);
     auto it = values_.find(device);
     if (it == values_.end() || it->second.generation != generation) {
       const RelaxedCaptureScope relaxed;
       it = values_.insert_or_assign(device, Entry{generation, compute(device)}).first;
     }
+    last.value = it->second.value;
+    last.owner = this;
+    last.device = device;
+    last.generation = generation;
     return it->second.value;
   }
 
@@ -45,6 +55,12 @@ class PerDevice {
   struct Entry {
     unsigned generation;
     T value;
+  };
+  struct ThreadsLast {  // per thread and T: `owner` says which cache (every PerDevice is a static)
+    const PerDevice* owner = nullptr;
+    int device = -1;
+    unsigned generation = 0;
+    std::optional<T> value;
   };
   std::mutex mutex_;
   std::unordered_map<int, Entry> values_;
