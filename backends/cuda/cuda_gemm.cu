@@ -28,6 +28,7 @@
 #include "backends/cuda/route/int8_route.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/device_facts.hpp"
+#include "backends/cuda/runtime/relaxed_capture.hpp"
 #include "backends/cuda/runtime/scratch_panels.hpp"
 #include "backends/cuda/runtime/tuning.hpp"
 #include "backends/cuda/runtime/workspace.hpp"
@@ -282,7 +283,10 @@ std::string mib(std::size_t bytes) {
 // "cuda <tag> NN m=.. n=.. k=..: <bytes> of scratch not available (<free>) -> <what ran>".
 std::string describe_scratch_outcome(PolicyId policy, const GemmArgs& g, const ScratchOutcome& s) {
   std::size_t free = 0, total = 0;
-  (void)cudaMemGetInfo(&free, &total);
+  {
+    const RelaxedCaptureScope relaxed;  // a capture in progress on this thread would refuse the query
+    (void)cudaMemGetInfo(&free, &total);
+  }
   std::string line = std::string("cuda ") + policy_name(policy) + " " + describe(g) + ": " + mib(s.whole_bytes) +
                      " of scratch not available (" + mib(free) + " free) -> ";
   if (!s.ran) return line + "native_fp32 (" + (s.stopped_paying ? "smaller panels would not pay)" : "no panels fit)");

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -190,6 +191,47 @@ TEST(CudaLowMemory, EmulatedFP32TakesSgemmBeforePanelsTooSmallToWin) {
   const Outcome sgemm = run(true, limit);
   EXPECT_NE(sgemm.log.find("-> native_fp32 (smaller panels would not pay)"), std::string::npos) << sgemm.log;
   expect_within(in.args, in.c.data, sgemm.c, test::error_bound(PolicyId::native_fp32, in.args, in.c.data));
+}
+
+// Panels keep the stream form's promises: a call in panels on a stream of
+// its own is captured into a CUDA graph (no host synchronisation anywhere on
+// the way) whose replay writes C within the bound.
+TEST(CudaLowMemory, PanelsAreCapturedIntoAGraph) {
+  EGEMM_REQUIRE_GPU();
+  const cuda::ScopedTuning on_tensor_cores([](cuda::Tuning& t) { t.small_gemm_fallback = false; });
+  const test::GemmInputs in = test::make_inputs({'T', 'N', 1000, 700, 300, 1.0f, 0.5f, 2}, test::fresh_seed());
+  const GemmArgs& g = in.args;
+  const double whole = logged_scratch_bytes(run_with_scratch_limit<EmulatedFP32>(g, 1).log);
+  ASSERT_GT(whole, 0.0);
+  const cuda::ScopedTuning limited([&](cuda::Tuning& t) { t.scratch_limit = static_cast<std::size_t>(whole / 2); });
+  test::DeviceBuffer<float> a(test::a_elems(g)), b(test::b_elems(g)), c(test::c_elems(g));
+  a.upload(g.a, a.size());
+  b.upload(g.b, b.size());
+  c.upload(g.c, c.size());
+  const test::OwnedStream stream;
+  cudaGraph_t graph = nullptr;
+  std::string log;
+  {
+    const test::ScopedEnv debug("EGEMM_LOG", "debug");
+    ::testing::internal::CaptureStderr();
+    test::cuda_ok(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+    try {
+      test::gemm_on_device(EmulatedFP32{}, g, a.get(), b.get(), c.get(), stream.get());
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "egemm::gemm in panels could not be captured: " << e.what();
+    }
+    const cudaError_t ended = cudaStreamEndCapture(stream.get(), &graph);
+    log = ::testing::internal::GetCapturedStderr();
+    ASSERT_EQ(ended, cudaSuccess) << cudaGetErrorString(ended) << "\n" << log;
+  }
+  EXPECT_NE(log.find(" panels of "), std::string::npos) << log;
+  cudaGraphExec_t exec = nullptr;
+  test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+  test::cuda_ok(cudaGraphLaunch(exec, stream.get()), "cudaGraphLaunch");
+  test::cuda_ok(cudaStreamSynchronize(stream.get()), "replay");
+  (void)cudaGraphExecDestroy(exec);
+  (void)cudaGraphDestroy(graph);
+  expect_within(g, in.c.data, c.download(), test::error_bound_any_path(PolicyId::emulated_fp32, g, in.c.data));
 }
 
 // A call whose scratch fits runs whole and logs nothing about scratch.
