@@ -1,5 +1,6 @@
-// The panels of C a CUDA call runs in when its scratch does not fit whole
-// (backends/cuda/runtime/scratch_panels.hpp): the shapes it tries shrink to
+// Host tests of the panels of C a CUDA call runs in when its scratch does not fit.
+//
+// backends/cuda/runtime/scratch_panels.hpp: the shapes a call tries shrink to
 // one granule and stop, the panels cover C exactly once, and each panel is
 // the same gemm on its rows and columns: the host backend's panels, put
 // together, are its whole call bit for bit, for every transpose.

@@ -1,5 +1,6 @@
-// A call whose scratch cannot be had whole runs in panels of C on one smaller
-// workspace, or, where not even the smallest panels' scratch fits, hands the
+// GPU tests of calls whose scratch cannot be had whole.
+//
+// Such a call runs in panels of C on one smaller workspace, or, where not even the smallest panels' scratch fits, hands the
 // product to cuBLAS SGEMM: either way it completes within its tag's bound,
 // every entry of C written once and nothing outside C touched, and
 // EGEMM_LOG=debug says which. The tuning's scratch_limit stands in for a

@@ -1,10 +1,11 @@
-// C in blocks of rows and columns, for a call whose scratch does not fit in
-// device memory as a whole (workspace.hpp). A block of C is a gemm of its own
-// over the whole of k: op(A)'s rows and op(B)'s columns it needs, the same
-// alpha and beta. No entry is summed in parts, so no rounding is added and
-// each tag's bound (docs/numerics.md) holds per block as it does for the whole.
-// The split's scratch is (rows + columns) x k pieces, so halving the longer
-// side of the block frees the most. Plain C++: the host tests check it
+// Panels of C for a CUDA call whose scratch does not fit whole in device memory.
+//
+// A panel of C is a gemm of its own over the whole of k (workspace.hpp runs
+// them): the rows of op(A) and columns of op(B) it needs, the same alpha and
+// beta. No entry is summed in parts, so no rounding is added, and each tag's
+// bound (docs/numerics.md) holds per panel as it does for the whole. The
+// split's scratch is (rows + columns) x k pieces, so halving the longer side
+// of the panel frees the most. Plain C++: the host tests check it
 // (unit_tests/test_scratch_panels.cpp).
 #pragma once
 
@@ -15,19 +16,19 @@
 
 namespace egemm::cuda {
 
-// Blocks start at multiples of this, a multiple of the split's 128-row
+// Panels start at multiples of this, a multiple of the split's 128-row
 // padding and so of every kernel's tile (cuda_gemm.cu checks it): only the
-// last block of a row or column of blocks is partial, as in a whole call.
+// last panel of a row or column of panels is partial, as in a whole call.
 inline constexpr index_t panel_granule = 256;
 
-// Every block of C is rows x cols, but the last of each row or column of blocks.
+// Every panel of C is rows x cols, but the last of each row or column of panels.
 struct PanelShape {
   index_t rows = 0, cols = 0;
 };
 
 inline bool operator==(const PanelShape& x, const PanelShape& y) { return x.rows == y.rows && x.cols == y.cols; }
 
-// The next, smaller blocks to try after `p`: its longer side halved (rounded
+// The next, smaller panels to try after `p`: its longer side halved (rounded
 // up to the granule), or the other side where the longer one is one granule
 // already; none when both are. Every step shrinks a side, so a call tries
 // at most about log2(m / 256) + log2(n / 256) shapes.
@@ -47,7 +48,7 @@ inline std::optional<PanelShape> smaller_panels(PanelShape p) {
   return std::nullopt;
 }
 
-// How many blocks of shape `p` cover an m x n C.
+// How many panels of shape `p` cover an m x n C.
 inline index_t panel_count(index_t m, index_t n, PanelShape p) {
   return ((m + p.rows - 1) / p.rows) * ((n + p.cols - 1) / p.cols);
 }
@@ -64,8 +65,8 @@ inline GemmArgs panel_args(const GemmArgs& g, index_t row0, index_t rows, index_
   return p;
 }
 
-// Calls visit(panel_args(...)) for every block of shape `p`, a column of
-// blocks after another (consecutive blocks share op(B)'s columns).
+// Calls visit(panel_args(...)) for every panel of shape `p`, a column of
+// panels after another (consecutive panels share op(B)'s columns).
 template <class Visit>
 void for_each_panel(const GemmArgs& g, PanelShape p, Visit&& visit) {
   for (index_t col0 = 0; col0 < g.n; col0 += p.cols)
