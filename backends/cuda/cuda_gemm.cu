@@ -12,8 +12,12 @@
 // full wave of blocks (kernel_dispatch.hpp), or one so thin or shallow that the
 // split or each tile's fixed cost outweighs the tensor cores' gain
 // (egemm/model/crossover.hpp).
+//
+// A call whose scratch cannot be had whole runs in panels of C, or through
+// SGEMM where no panels fit (enqueue_within_memory_or_sgemm below).
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "backends/cuda/cublas/cublas_native.hpp"
@@ -25,6 +29,8 @@
 #include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/kernel_images.hpp"
 #include "backends/cuda/runtime/device_facts.hpp"
+#include "backends/cuda/runtime/relaxed_capture.hpp"
+#include "backends/cuda/runtime/scratch_panels.hpp"
 #include "backends/cuda/runtime/tuning.hpp"
 #include "backends/cuda/runtime/workspace.hpp"
 #include "backends/cuda/sm80/tile_config.hpp"
@@ -274,17 +280,62 @@ bool can_report_path(cudaStream_t stream) {
   return true;
 }
 
-// All the call's scratch in one allocation before anything is enqueued: an
-// error here leaves C as it was (a second allocation behind the first path's
-// gemm could fail after that gemm had written C).
+// Panels of C start on whole tiles, so only the last of a row or column of them is partial.
+static_assert(panel_granule % split_row_multiple == 0, "panels of C start on whole tiles");
+
+// Bytes as MiB with one decimal, for the log.
+std::string mib(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+// "cuda <tag> NN m=.. n=.. k=..: <bytes> of scratch not available (<free>) -> <what ran>".
+std::string describe_scratch_outcome(PolicyId policy, const GemmArgs& g, const ScratchOutcome& s) {
+  std::size_t free = 0, total = 0;
+  {
+    const RelaxedCaptureScope relaxed;  // a capture in progress on this thread would refuse the query
+    (void)cudaMemGetInfo(&free, &total);
+  }
+  std::string line = std::string("cuda ") + policy_name(policy) + " " + describe(g) + ": " + mib(s.whole_bytes) +
+                     " of scratch not available (" + mib(free) + " free) -> ";
+  if (!s.ran) return line + "native_fp32 (" + (s.stopped_paying ? "smaller panels would not pay)" : "no panels fit)");
+  return line + std::to_string(s.panel_count) + " panels of " + std::to_string(s.panels.rows) + " x " +
+         std::to_string(s.panels.cols) + " on one " + mib(s.panel_bytes) + " workspace";
+}
+
+// The call's launch sequence on the scratch the device can give it
+// (enqueue_within_memory): whole, in panels of C, or, where not even the
+// smallest panels' scratch fits, cuBLAS SGEMM. EmulatedFP32 and
+// NormwiseFP32 take SGEMM as soon as the panels are too small for the
+// tensor cores to win, as their calls of that shape would. True where the
+// call ran whole.
+template <class Enqueue>
+bool enqueue_within_memory_or_sgemm(PolicyId policy, const GemmArgs& g, cudaStream_t stream, Enqueue&& enqueue) {
+  const bool hands_off_small_calls = policy == PolicyId::emulated_fp32 || policy == PolicyId::normwise_fp32;
+  const ScratchOutcome s = enqueue_within_memory(g, stream, enqueue, [&](PanelShape p) {
+    return !hands_off_small_calls || emulated_fp32_on_tensor_cores(p.rows, p.cols, g.k);
+  });
+  if (s.whole()) return true;
+  log_debug([&] { return describe_scratch_outcome(policy, g, s); });
+  if (!s.ran) native_sgemm(g, stream);
+  return false;
+}
+
+// All the call's scratch in one allocation before anything is enqueued (a
+// second allocation behind the first path's gemm could fail after that gemm
+// had written C); where it cannot be had, panels of C or SGEMM.
 template <class Policy>
 void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
   require_grid_extents(policy_traits<Policy>::id, g);
   PathReport report;
   PathReport* const wanted =
       policy_traits<Policy>::id == PolicyId::emulated_fp32 && can_report_path(stream) ? &report : nullptr;
-  enqueue_with_workspace(stream, [&](WorkspaceCarver& scratch) { enqueue_emulated_gemm<Policy>(g, scratch, stream, wanted); });
-  if (wanted != nullptr)
+  const bool whole = enqueue_within_memory_or_sgemm(
+      policy_traits<Policy>::id, g, stream, [&](const GemmArgs& part, WorkspaceCarver& scratch, bool is_whole) {
+        enqueue_emulated_gemm<Policy>(part, scratch, stream, is_whole ? wanted : nullptr);
+      });
+  if (wanted != nullptr && whole)
     log_debug([&] { return describe_path_choice("cuda", g, path_from_word(report.word), report.wide_a, report.wide_b); });
 }
 
@@ -325,8 +376,11 @@ void normwise_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
   require_grid_extents(PolicyId::normwise_fp32, args);
   PathReport report;
   PathReport* const wanted = can_report_path(stream) ? &report : nullptr;
-  enqueue_with_workspace(stream, [&](WorkspaceCarver& scratch) { enqueue_normwise_gemm(args, scratch, stream, wanted); });
-  if (wanted != nullptr)
+  const bool whole = enqueue_within_memory_or_sgemm(
+      PolicyId::normwise_fp32, args, stream, [&](const GemmArgs& part, WorkspaceCarver& scratch, bool is_whole) {
+        enqueue_normwise_gemm(part, scratch, stream, is_whole ? wanted : nullptr);
+      });
+  if (wanted != nullptr && whole)
     log_debug([&] { return describe_normwise_route("cuda", args, path_from_word(report.word), report.cross); });
 }
 }  // namespace

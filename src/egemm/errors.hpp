@@ -1,7 +1,8 @@
-// Exceptions thrown by EGEMM. Every argument check, and the one allocation of
-// a CUDA call's scratch, runs before C is written, so a call refused for its
-// arguments or for memory leaves C exactly as it was; a CUDA failure after
-// the call's kernels were enqueued (device_error) leaves C unspecified.
+// Exceptions thrown by EGEMM. Every argument check runs before C is written,
+// so a call refused for its arguments leaves C exactly as it was; a CUDA
+// call short of memory for its scratch is not refused (it runs in panels of
+// C, or through SGEMM: docs/design.md); a CUDA failure after the call's
+// kernels were enqueued (device_error) leaves C unspecified.
 #pragma once
 
 #include <stdexcept>

@@ -5,8 +5,10 @@
 // float64 (with the policy's a-priori bound) on rows spread over all of it.
 // About 40 GB of device memory: skipped, with a message, on a smaller GPU.
 // Then a leading dimension past 32 bits (~9 GB), and calls whose scratch
-// memory does not fit: a clear error naming all of it (one allocation, the
-// partial sums included), C untouched, and the next call runs.
+// memory does not fit beside operands that fill the GPU: they run in panels
+// of C (or hand off to SGEMM) and complete within their bound, the whole
+// scratch they asked for (one allocation, the partial sums included) named
+// by EGEMM_LOG=debug.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -15,12 +17,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "backends/cuda/kernel_dispatch.hpp"
+#include "backends/cuda/runtime/scratch_panels.hpp"
 #include "device_support.hpp"
 
 namespace egemm {
@@ -220,66 +224,108 @@ class Ballast {
   std::size_t free_ = 0;
 };
 
-// The device_error a call throws with 32 MiB of device memory free ("" if none).
+// What EGEMM_LOG=debug prints while `call` runs with `left` bytes of device memory free.
 template <class Call>
-std::string error_with_32_mib_free(Call call) {
-  std::string message;
+std::string debug_log_with_free_memory(std::size_t left, Call call) {
+  const test::ScopedEnv debug("EGEMM_LOG", "debug");
+  std::string log;
   {
-    const Ballast ballast(std::size_t{32} << 20);
-    try {
-      call();
-    } catch (const device_error& e) {
-      message = e.what();
-    }
-    std::printf("with %zu MiB free: %s\n", ballast.free_bytes() >> 20, message.c_str());
+    const Ballast ballast(left);
+    ::testing::internal::CaptureStderr();
+    call();
+    test::cuda_ok(cudaDeviceSynchronize(), "sync");
+    log = ::testing::internal::GetCapturedStderr();
+    std::printf("with %zu MiB free: %s", ballast.free_bytes() >> 20, log.c_str());
   }
-  test::cuda_ok(cudaDeviceSynchronize(), "sync");
-  return message;
+  return log;
 }
 
-// The MiB an out-of-memory message says the call asked for (-1 if it names none).
-long long scratch_mib_in(const std::string& message) {
-  const std::string key = "out of device memory for ";
-  const std::size_t at = message.find(key);
-  return at == std::string::npos ? -1 : std::atoll(message.c_str() + at + key.size());
+// The MiB the log says the whole call asked for (-1 if it names none).
+double logged_scratch_mib(const std::string& log) {
+  const std::size_t at = log.find(" MiB of scratch not available");
+  if (at == std::string::npos) return -1.0;
+  return std::atof(log.c_str() + log.find_last_of(' ', at - 1) + 1);
 }
 
-// Scratch memory that does not fit: egemm::device_error saying how much was
-// asked for, nothing written to C, and once memory is free again the same call
-// runs.
-TEST(CudaOutOfMemory, ScratchThatDoesNotFitThrowsAndLeavesCUntouched) {
+// Entries (rows x cols) of a device C against float64 and `bound_policy`'s
+// bound over every path it may take; element e of A is a_at(e), of B b_at(e)
+// (column-major, no padding, op 'N').
+template <class AAt, class BAt>
+void expect_sampled_entries_within_bound(PolicyId bound_policy, const float* c, index_t m, index_t k,
+                                         const std::vector<index_t>& rows, const std::vector<index_t>& cols, AAt a_at,
+                                         BAt b_at) {
+  const auto s = static_cast<index_t>(rows.size()), t = static_cast<index_t>(cols.size());
+  test::Matrix a_rows(s, k), b_cols(k, t);
+  for (index_t p = 0; p < k; ++p) {
+    for (index_t i = 0; i < s; ++i) a_rows(i, p) = a_at(static_cast<std::size_t>(rows[i] + p * m));
+    for (index_t j = 0; j < t; ++j) b_cols(p, j) = b_at(static_cast<std::size_t>(p + cols[j] * k));
+  }
+  std::vector<float> got(static_cast<std::size_t>(s * t));
+  std::vector<float> column(static_cast<std::size_t>(m));
+  for (index_t j = 0; j < t; ++j) {
+    test::cuda_ok(cudaMemcpy(column.data(), c + cols[j] * m, column.size() * sizeof(float), cudaMemcpyDeviceToHost),
+                  "C column");
+    for (index_t i = 0; i < s; ++i) got[static_cast<std::size_t>(i + j * s)] = column[static_cast<std::size_t>(rows[i])];
+  }
+  const GemmArgs g{Op::none, Op::none, s, t, k, 1.0f, a_rows.ptr(), s, b_cols.ptr(), k, 0.0f, nullptr, s};
+  std::vector<double> ref(got.size());
+  reference::gemm_fp64(g, ref.data());
+  const std::vector<double> bound = test::error_bound_any_path(bound_policy, g, std::vector<float>(got.size(), 0.0f));
+  int reported = 0;
+  for (index_t j = 0; j < t; ++j)
+    for (index_t i = 0; i < s; ++i) {
+      const std::size_t at = static_cast<std::size_t>(i + j * s);
+      const double err = std::fabs(got[at] - ref[at]);
+      if (!(err <= bound[at]) && reported++ < 5)
+        ADD_FAILURE() << "C(" << rows[i] << "," << cols[j] << ") = " << got[at] << ", float64 " << ref[at]
+                      << ", error " << err << " > bound " << bound[at];
+    }
+  EXPECT_EQ(reported, 0) << reported << " sampled entries outside the bound";
+}
+
+// Indices spread over [0, extent): the ends, both sides of every multiple of
+// `step` (where panels meet), and `more` others.
+std::vector<index_t> spread_indices(index_t extent, index_t step, int more) {
+  std::vector<index_t> v = {0, extent - 1};
+  for (index_t b = step; b < extent; b += step) v.insert(v.end(), {b - 1, b});
+  for (int i = 1; i <= more; ++i) v.push_back(extent * i / (more + 1) + 7);
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+// Scratch that does not fit: with 32 MiB free the call runs in panels of C
+// (the log says so, naming the 128 MiB it asked for as a whole), and C is
+// complete and within the bound, at the seams between panels too.
+TEST(CudaOutOfMemory, ScratchThatDoesNotFitRunsInPanels) {
   EGEMM_REQUIRE_GPU();
   constexpr index_t n = 4096;  // RoundSplit4's scratch: two operands x two FP16 pieces = 128 MiB
   const test::Matrix a_host = test::random_matrix(n, n, test::fresh_seed()), b_host = test::random_matrix(n, n, test::fresh_seed());
   test::DeviceBuffer<float> a(a_host.data), b(b_host.data);
-  // Far outside any entry of this product (|C| <= k = 4096): a small value such as -3 is one in ~10^8 of them.
-  constexpr float unwritten_value = -3e30f;
-  const std::vector<float> poison(static_cast<std::size_t>(n * n), unwritten_value);
+  const std::vector<float> poison(static_cast<std::size_t>(n * n), std::numeric_limits<float>::quiet_NaN());
   test::DeviceBuffer<float> c(poison);
   const cuda::ScopedTuning whole_tiles([](cuda::Tuning& t) { t.sm90_stream_k = cuda::StreamK::never; });  // no partial sums: the split pieces alone
-  const std::string message = error_with_32_mib_free(
-      [&] { gemm(RoundSplit4{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr); });
-  EXPECT_NE(message.find("out of device memory for 128 MiB of scratch"), std::string::npos)
-      << "expected the error to name the scratch asked for; got: '" << message << "'";
-  EXPECT_EQ(c.download(), poison) << "C was written by a call that threw";
-  gemm(RoundSplit4{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr);
-  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  const std::string log = debug_log_with_free_memory(std::size_t{32} << 20, [&] {
+    gemm(RoundSplit4{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr);
+  });
+  const double whole = logged_scratch_mib(log);  // the pieces and each row's few statistics words
+  EXPECT_TRUE(whole >= 128.0 && whole < 129.0) << "expected the log to name the 128 MiB asked for; got: " << log;
+  EXPECT_NE(log.find(" panels of "), std::string::npos) << "expected panels of C; got: " << log;
   const std::vector<float> c_after = c.download();
-  const auto unwritten = std::count(c_after.begin(), c_after.end(), unwritten_value);
-  const auto nonfinite = std::count_if(c_after.begin(), c_after.end(), [](float v) { return !std::isfinite(v); });
-  const auto first_bad = std::find_if(c_after.begin(), c_after.end(),
-                                      [](float v) { return !std::isfinite(v) || v == unwritten_value; });
-  EXPECT_TRUE(unwritten == 0 && nonfinite == 0)
-      << "the call after the error did not write C: " << unwritten << " entries unwritten, " << nonfinite
-      << " not finite, the first at " << (first_bad - c_after.begin());
+  const auto unwritten = std::count_if(c_after.begin(), c_after.end(), [](float v) { return !std::isfinite(v); });
+  EXPECT_EQ(unwritten, 0) << "entries of C not written";
+  const std::vector<index_t> seams = spread_indices(n, cuda::panel_granule, 24);
+  expect_sampled_entries_within_bound(
+      PolicyId::round_split4, c.get(), n, n, seams, seams, [&](std::size_t e) { return a_host.data[e]; },
+      [&](std::size_t e) { return b_host.data[e]; });
 }
 
-// A call's whole scratch is one allocation made before anything is enqueued,
-// the Hopper kernels' stream-K partial sums included: EmulatedFP32 enqueues
-// both paths' gemms, and a second allocation behind the first could fail
-// after that gemm had written C. The error therefore names more than the
-// split pieces (4096^2 x 4 bytes x 2 pieces x 2 operands = 256 MiB), and C is
-// as it was.
+// A call's whole scratch is measured as one allocation before anything is
+// enqueued, the Hopper kernels' stream-K partial sums included: EmulatedFP32
+// enqueues both paths' gemms, and a second allocation behind the first could
+// fail after that gemm had written C. What the log names as the whole is
+// therefore more than the split pieces (4096^2 x 4 bytes x 2 pieces x 2
+// operands = 256 MiB), and the call, in panels, completes.
 TEST(CudaOutOfMemory, StreamKPartialSumsAreInTheCallsOneAllocation) {
   EGEMM_REQUIRE_GPU();
   if (cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) != cuda::FusedKernel::wgmma_tma_sm90)
@@ -287,16 +333,64 @@ TEST(CudaOutOfMemory, StreamKPartialSumsAreInTheCallsOneAllocation) {
   constexpr index_t n = 4096;  // 1024 tiles of 128 x 128 on 132 SMs: a partial last round
   const test::Matrix a_host = test::random_matrix(n, n, test::fresh_seed()), b_host = test::random_matrix(n, n, test::fresh_seed());
   test::DeviceBuffer<float> a(a_host.data), b(b_host.data);
-  // Far outside any entry of this product (|C| <= k = 4096): a small value such as -3 is one in ~10^8 of them.
-  constexpr float unwritten_value = -3e30f;
-  const std::vector<float> poison(static_cast<std::size_t>(n * n), unwritten_value);
+  const std::vector<float> poison(static_cast<std::size_t>(n * n), std::numeric_limits<float>::quiet_NaN());
   test::DeviceBuffer<float> c(poison);
   const cuda::ScopedTuning split_tail([](cuda::Tuning& t) { t.sm90_stream_k = cuda::StreamK::always; });
-  const std::string message = error_with_32_mib_free(
-      [&] { gemm(EmulatedFP32{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr); });
-  EXPECT_GT(scratch_mib_in(message), 256) << "expected the one allocation to hold the split pieces (256 MiB) and "
-                                             "the partial sums; got: '" << message << "'";
-  EXPECT_EQ(c.download(), poison) << "C was written by a call that threw";
+  const std::string log = debug_log_with_free_memory(std::size_t{32} << 20, [&] {
+    gemm(EmulatedFP32{}, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr);
+  });
+  EXPECT_GT(logged_scratch_mib(log), 256.0) << "expected the one allocation to hold the split pieces (256 MiB) and "
+                                               "the partial sums; got: '" << log << "'";
+  const std::vector<float> c_after = c.download();
+  EXPECT_EQ(std::count_if(c_after.begin(), c_after.end(), [](float v) { return !std::isfinite(v); }), 0)
+      << "entries of C not written";
+}
+
+// The product of 16384^3 operands resident on the GPU with little device
+// memory left: with 1 GiB free, less than a quarter of the whole call's
+// scratch, EmulatedFP32 and NormwiseFP32 run in panels of C (their default
+// hand-off at small sizes on: the panels are large enough for the tensor
+// cores to win); with 128 MiB free, room for no panels large enough to
+// win, EmulatedFP32 hands the product to SGEMM. Every entry is written, and sampled entries (both sides of each
+// panel seam among them) are within the bound of what ran.
+TEST(CudaOutOfMemory, A16384CubedProductWithLittleMemoryFreeCompletes) {
+  EGEMM_REQUIRE_GPU();
+  constexpr index_t n = 16384;
+  constexpr std::size_t elems = static_cast<std::size_t>(n * n);
+  EGEMM_REQUIRE_FREE_DEVICE_MEMORY(3.0 * 4.0 * elems + (1 << 30));
+  const std::uint64_t seed_a = test::fresh_seed(), seed_b = seed_a + 1;
+  SCOPED_TRACE("seed=" + std::to_string(seed_a));
+  test::DeviceBuffer<float> a(elems), b(elems), c(elems);
+  fill_hashed(a.get(), elems, seed_a);
+  fill_hashed(b.get(), elems, seed_b);
+  const cuda::ScopedTuning defaults([](cuda::Tuning& t) { t.small_gemm_fallback = true; });
+  const auto multiply = [&](auto tag, std::size_t left) {
+    test::cuda_ok(cudaMemset(c.get(), 0xff, elems * sizeof(float)), "poison C");
+    const std::string log = debug_log_with_free_memory(
+        left, [&] { gemm(tag, 'N', 'N', n, n, n, 1.0f, a.get(), n, b.get(), n, 0.0f, c.get(), n, nullptr); });
+    constexpr std::size_t chunk = std::size_t{1} << 26;
+    std::vector<float> host(chunk);
+    std::size_t unwritten = 0;
+    for (std::size_t begin = 0; begin < elems; begin += chunk) {
+      test::cuda_ok(cudaMemcpy(host.data(), c.get() + begin, chunk * sizeof(float), cudaMemcpyDeviceToHost), "C");
+      unwritten += static_cast<std::size_t>(std::count_if(host.begin(), host.end(), [](float v) { return !std::isfinite(v); }));
+    }
+    EXPECT_EQ(unwritten, 0u) << "entries of C not written";
+    return log;
+  };
+  const auto check = [&](auto tag, const std::string& log, bool handed_off) {
+    SCOPED_TRACE(policy_traits<decltype(tag)>::name);
+    EXPECT_GT(logged_scratch_mib(log), 4096.0) << log;
+    EXPECT_EQ(log.find(" panels of ") != std::string::npos, !handed_off) << log;
+    EXPECT_EQ(log.find("-> native_fp32 (") != std::string::npos, handed_off) << log;
+    const std::vector<index_t> rows = spread_indices(n, 2048, 12), cols = spread_indices(n, 2048, 12);
+    expect_sampled_entries_within_bound(
+        handed_off ? PolicyId::native_fp32 : policy_traits<decltype(tag)>::id, c.get(), n, n, rows, cols,
+        [&](std::size_t e) { return hashed_value(e, seed_a); }, [&](std::size_t e) { return hashed_value(e, seed_b); });
+  };
+  check(EmulatedFP32{}, multiply(EmulatedFP32{}, std::size_t{1} << 30), false);
+  check(NormwiseFP32{}, multiply(NormwiseFP32{}, std::size_t{1} << 30), false);
+  check(EmulatedFP32{}, multiply(EmulatedFP32{}, std::size_t{128} << 20), true);
 }
 
 }  // namespace

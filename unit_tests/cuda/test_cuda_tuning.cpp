@@ -83,6 +83,7 @@ TEST(CudaTuning, DefaultsAreTheLibrarysChoices) {
   EXPECT_EQ(t.sm90_stream_k, StreamK::model);
   EXPECT_TRUE(t.sm90_c_through_tma && t.int8_one_read_split && t.sgemm_plans && t.dependent_launch);
   EXPECT_EQ(t.fault_launch, 0);
+  EXPECT_EQ(t.scratch_limit, 0u) << "no limit on a call's scratch but the device's memory";
   EXPECT_FALSE(t.small_gemm_fallback.has_value());
 }
 

@@ -165,4 +165,17 @@ std::vector<double> error_bound(PolicyId policy, const GemmArgs& g, const std::v
   return bound;
 }
 
+std::vector<double> error_bound_any_path(PolicyId policy, const GemmArgs& g, const std::vector<float>& c_before) {
+  std::vector<PolicyId> paths = {policy};
+  if (policy == PolicyId::emulated_fp32 || policy == PolicyId::normwise_fp32)
+    paths = {PolicyId::emulated_fp32, PolicyId::full_range_tf32x3};
+  if (policy == PolicyId::normwise_fp32) paths.push_back(PolicyId::int8_slices);
+  std::vector<double> bound(static_cast<std::size_t>(g.m * g.n), 0.0);
+  for (PolicyId p : paths) {
+    const std::vector<double> b = error_bound(p, g, c_before);
+    for (std::size_t e = 0; e < bound.size(); ++e) bound[e] = std::max(bound[e], b[e]);
+  }
+  return bound;
+}
+
 }  // namespace egemm::test

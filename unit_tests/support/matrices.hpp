@@ -84,4 +84,9 @@ std::vector<double> error_bound(PolicyId policy, const GemmArgs& args, const std
 // memory): EmulatedFP32's path choice, NormwiseFP32's route.
 PolicyId effective_policy(PolicyId policy, const GemmArgs& args);
 
+// The largest error_bound over every algorithm `policy` may run (EmulatedFP32:
+// its FP16 and TF32 paths; NormwiseFP32: those and the digits): a call made in
+// panels of C chooses per panel, from the panel's rows alone.
+std::vector<double> error_bound_any_path(PolicyId policy, const GemmArgs& args, const std::vector<float>& c_before);
+
 }  // namespace egemm::test

@@ -12,6 +12,7 @@
 // overrides) and overrun the one allocation mid-enqueue.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,10 @@ struct Tuning {
   bool int8_one_read_split = true; // false: Int8Slices' two-read split
   bool sgemm_plans = true;         // false: cublasSgemm for every hand-off, no cuBLASLt plans
   bool dependent_launch = true;    // false: every kernel launched plainly (a trace shows each kernel's own time)
+  // n > 0: a call's scratch of more than n bytes counts as out of device
+  // memory, so that the tests run C in blocks (or hand off to SGEMM) on
+  // small problems without filling the GPU (workspace.hpp).
+  std::size_t scratch_limit = 0;
   // n > 0: the call's n-th kernel launch reports cudaErrorLaunchFailure
   // instead of running (the tests of the error path: no other way makes a
   // launch fail on demand).

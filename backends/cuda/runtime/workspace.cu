@@ -4,6 +4,7 @@
 #include <string>
 
 #include "backends/cuda/runtime/per_device.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
 #include "backends/cuda/runtime/workspace.hpp"
 #include "egemm/errors.hpp"
 
@@ -38,6 +39,21 @@ StreamWorkspace::StreamWorkspace(std::size_t bytes, cudaStream_t stream) : strea
                        "NativeFP32 needs no scratch");
   }
   EGEMM_CUDA_CHECK(e);
+}
+
+bool StreamWorkspace::try_allocate(std::size_t bytes) {
+  if (base_ != nullptr) throw std::logic_error("egemm::gemm (CUDA): internal error: a workspace allocated twice");
+  if (bytes == 0) return true;
+  const std::size_t limit = tuning().scratch_limit;
+  if (limit != 0 && bytes > limit) return false;
+  const cudaError_t e = cudaMallocFromPoolAsync(&base_, bytes, workspace_pool(), stream_);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();  // not sticky: a smaller size may fit
+    base_ = nullptr;
+    return false;
+  }
+  EGEMM_CUDA_CHECK(e);
+  return true;
 }
 
 void WorkspaceCarver::throw_overrun() const {
