@@ -227,7 +227,7 @@ class Ballast {
 // What EGEMM_LOG=debug prints while `call` runs with `left` bytes of device memory free.
 template <class Call>
 std::string debug_log_with_free_memory(std::size_t left, Call call) {
-  const test::ScopedEnv debug("EGEMM_LOG", "debug");
+  const test::ScopedDebugLog debug;
   std::string log;
   {
     const Ballast ballast(left);

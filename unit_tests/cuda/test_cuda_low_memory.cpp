@@ -24,7 +24,7 @@ namespace {
 // What EGEMM_LOG=debug prints while `call` runs (synchronised after).
 template <class Call>
 std::string debug_log_of(Call call) {
-  const test::ScopedEnv debug("EGEMM_LOG", "debug");
+  const test::ScopedDebugLog debug;
   ::testing::internal::CaptureStderr();
   call();
   test::cuda_ok(cudaDeviceSynchronize(), "sync");
@@ -213,7 +213,7 @@ TEST(CudaLowMemory, PanelsAreCapturedIntoAGraph) {
   cudaGraph_t graph = nullptr;
   std::string log;
   {
-    const test::ScopedEnv debug("EGEMM_LOG", "debug");
+    const test::ScopedDebugLog debug;
     ::testing::internal::CaptureStderr();
     test::cuda_ok(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
     try {
