@@ -10,7 +10,10 @@ install(TARGETS ${_egemm_targets} EXPORT EGEMMTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/egemm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+# The headers a user includes, and those they include. The cost models (model/), the debug log
+# and the epilogue's arithmetic are the backends' own: no installed header includes them.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/egemm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp"
+        PATTERN "model" EXCLUDE PATTERN "log.hpp" EXCLUDE PATTERN "epilogue.hpp" EXCLUDE)
 
 set(_egemm_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/EGEMM)
 install(EXPORT EGEMMTargets NAMESPACE EGEMM:: DESTINATION ${_egemm_cmake_dir})
