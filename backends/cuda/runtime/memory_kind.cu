@@ -201,9 +201,26 @@ void require_a_device() {
                                                    cudaGetErrorString(c.answer) + ")"));
 }
 
+// A thread whose first CUDA call is this one has no context current yet, and cudaPointerGetAttributes
+// then gives the current device's own memory no device address: it would read as memory this device
+// cannot reach (CudaPointerChecks.AnotherThreadLearnsAndRefusesOnItsOwn). cudaSetDevice makes the
+// device's primary context current to the thread; once per thread, device and context generation.
+namespace {
+void bind_current_device(int here, unsigned generation) {
+  thread_local int bound_device = -1;
+  thread_local unsigned bound_generation = 0;
+  if (bound_device == here && bound_generation == generation) return;
+  const RelaxedCaptureScope relaxed;  // one-time set-up, as the handles' and the pool's
+  EGEMM_CUDA_CHECK(cudaSetDevice(here));
+  bound_device = here;
+  bound_generation = generation;
+}
+}  // namespace
+
 void require_device_operands(const GemmArgs& g, cudaStream_t stream) {
   const int here = current_device();
   const unsigned generation = current_context_generation(here);  // before the call observes its context: a reset is seen here too
+  bind_current_device(here, generation);
   require_stream_of_current_device(stream, "egemm::gemm", here, generation);
   require(g, true, "egemm::gemm", here, generation);
 }
