@@ -5,14 +5,8 @@
 # they were not built, --dry-run, and a bad command line.
 set -uo pipefail
 script=$(cd "$(dirname "$0")" && pwd)/record_results.sh
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-check() {  # check WHAT COMMAND...: counts a failure unless COMMAND succeeds
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; failures=$((failures + 1)); fi
-}
+# shellcheck source=test_support.sh
+source "$(dirname "$0")/test_support.sh"
 
 mkdir -p "$work/path" "$work/stage/bin" "$work/stage/lib"
 cat > "$work/path/nvidia-smi" <<'EOF'

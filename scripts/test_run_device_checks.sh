@@ -5,14 +5,8 @@
 # the script, and a bad mode is refused before anything runs.
 set -uo pipefail
 script=$(cd "$(dirname "$0")" && pwd)/run_device_checks.sh
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-check() {  # check WHAT COMMAND...: counts a failure unless COMMAND succeeds
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; failures=$((failures + 1)); fi
-}
+# shellcheck source=test_support.sh
+source "$(dirname "$0")/test_support.sh"
 
 stage=$work/stage
 mkdir -p "$stage/bin" "$work/path"
