@@ -484,8 +484,11 @@ def write_record(d, no_plots):
     cases = os.path.join(d, "case_studies.csv")
     if os.path.exists(cases):
         w.append("## Case studies: kMeans and kNN through KokkosBlas::gemm (perf_tests/case_studies)\n\n"
-                 "The tagged run against the same program with NativeFP32; *differences*: points whose final "
-                 "cluster (kMeans) or queries whose neighbour set (kNN) differs from the FP32 run.\n\n"
+                 "The tagged run against the same program with NativeFP32, which through the Kokkos call is "
+                 "the stock `KokkosBlas::gemm` of the Kokkos Kernels the programs were built with (its own "
+                 "kernel where that Kokkos Kernels has no cuBLAS TPL, as EGEMM's routing requires); "
+                 "*differences*: points whose final cluster (kMeans) or queries whose neighbour set (kNN) "
+                 "differs from the FP32 run.\n\n"
                  + case_study_table(cases))
     profile = os.path.join(d, "precision_profile.md")
     if os.path.exists(profile):
