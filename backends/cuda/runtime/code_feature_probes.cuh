@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <optional>
 
 namespace egemm::cuda::probes {
 
@@ -45,15 +46,22 @@ __global__ void grid_dependency_control(int never) {
 #endif
 }
 
-// Whether `probe`'s code for the current device carries its marker. No code
-// for the device in the binary is an answer here, not an error.
-inline bool has_marker(void (*probe)(int)) {
+// `probe`'s attributes on the current device; none where the binary holds no
+// code the device can load (SASS for it, or PTX the driver compiles): an
+// answer here, not an error.
+inline std::optional<cudaFuncAttributes> loaded_attributes(void (*probe)(int)) {
   cudaFuncAttributes attributes{};
   if (cudaFuncGetAttributes(&attributes, probe) != cudaSuccess) {
     (void)cudaGetLastError();
-    return false;
+    return std::nullopt;
   }
-  return attributes.sharedSizeBytes >= static_cast<std::size_t>(marker_bytes);
+  return attributes;
+}
+
+// Whether `probe`'s code for the current device carries its marker.
+inline bool has_marker(void (*probe)(int)) {
+  const std::optional<cudaFuncAttributes> attributes = loaded_attributes(probe);
+  return attributes && attributes->sharedSizeBytes >= static_cast<std::size_t>(marker_bytes);
 }
 
 }  // namespace egemm::cuda::probes

@@ -3,6 +3,7 @@
 
 #include "backends/cuda/runtime/code_feature_probes.cuh"
 #include "backends/cuda/runtime/device_facts.hpp"
+#include "backends/cuda/runtime/per_device.hpp"
 
 #ifndef EGEMM_CUDA_ARCHITECTURES_BUILT
 #define EGEMM_CUDA_ARCHITECTURES_BUILT "unknown"
@@ -11,10 +12,9 @@
 namespace egemm::cuda {
 
 bool kernel_images_load_here() {
-  cudaFuncAttributes attributes{};
-  if (cudaFuncGetAttributes(&attributes, probes::grid_dependency_control<>) == cudaSuccess) return true;
-  (void)cudaGetLastError();  // cudaErrorInvalidDeviceFunction / NoKernelImageForDevice: an answer, not an error
-  return false;
+  // Asked by every CUDA call (cuda_gemm.cu): the driver's answer, once per device and context.
+  static PerDevice<bool> loads;
+  return loads.get([](int) { return probes::loaded_attributes(probes::grid_dependency_control<>).has_value(); });
 }
 
 const char* kernel_images_built_for() { return EGEMM_CUDA_ARCHITECTURES_BUILT; }
