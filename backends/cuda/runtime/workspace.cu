@@ -26,10 +26,7 @@ cudaMemPool_t workspace_pool() {
 }
 
 StreamWorkspace::StreamWorkspace(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-  if (bytes == 0) return;
-  const cudaError_t e = cudaMallocFromPoolAsync(&base_, bytes, workspace_pool(), stream);
-  if (e == cudaErrorMemoryAllocation) {
-    (void)cudaGetLastError();  // not sticky: the next call may fit
+  if (!try_allocate(bytes)) {
     std::size_t free = 0, total = 0;
     (void)cudaMemGetInfo(&free, &total);
     throw device_error("egemm::gemm (CUDA): out of device memory for " + std::to_string(bytes >> 20) +
@@ -38,7 +35,6 @@ StreamWorkspace::StreamWorkspace(std::size_t bytes, cudaStream_t stream) : strea
                        "); egemm::release_cached_device_memory() returns what EGEMM's pool holds unused, and "
                        "NativeFP32 needs no scratch");
   }
-  EGEMM_CUDA_CHECK(e);
 }
 
 bool StreamWorkspace::try_allocate(std::size_t bytes) {

@@ -24,8 +24,8 @@ void release_workspace_memory();
 
 class StreamWorkspace {
  public:
-  // Out of device memory throws egemm::device_error saying how much was asked
-  // for; nothing is enqueued then. Zero bytes allocate nothing.
+  // try_allocate, throwing egemm::device_error, saying how much was asked
+  // for, where it says false; nothing is enqueued then. Zero bytes allocate nothing.
   StreamWorkspace(std::size_t bytes, cudaStream_t stream);
   // Empty, for try_allocate.
   explicit StreamWorkspace(cudaStream_t stream) : stream_(stream) {}
