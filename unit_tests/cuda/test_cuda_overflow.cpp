@@ -58,6 +58,8 @@ void expect_host_oracle_agrees(PolicyId policy, test::OverflowCase& x, const std
 // `wide` sends EmulatedFP32 to the TF32 path (asserted).
 template <class Policy>
 void check_on_device(index_t m, index_t n, bool wide, bool hand_off) {
+  if (!test::promises_fp32_range<Policy>())
+    GTEST_SKIP() << "an FP16-range baseline: inputs up to 65504, overflow as documented";
   constexpr PolicyId id = policy_traits<Policy>::id;
   for (const cuda::Sm90Kernel kernel : test::each_fused_kernel_switch()) {
     const cuda::ScopedTuning forced([&](cuda::Tuning& t) {
@@ -96,33 +98,21 @@ void check_on_device(index_t m, index_t n, bool wide, bool hand_off) {
 // 200 x 140: several tiles of every kernel.
 TYPED_TEST(CudaOverflow, EntriesAreInfNanOrFiniteAsInFp32Gemm) {
   EGEMM_REQUIRE_GPU();
-  if constexpr (!test::promises_fp32_range<TypeParam>()) {
-    GTEST_SKIP() << "an FP16-range baseline: inputs up to 65504, overflow as documented";
-  } else {
-    check_on_device<TypeParam>(200, 140, false, false);
-  }
+  check_on_device<TypeParam>(200, 140, false, false);
 }
 
 // Wide rows: EmulatedFP32 (and NormwiseFP32 where its rows fail the digits)
 // on the TF32 path; the digits' and native FP32's wide-spread rows.
 TYPED_TEST(CudaOverflow, EntriesAreInfNanOrFiniteAsInFp32GemmWithWideRows) {
   EGEMM_REQUIRE_GPU();
-  if constexpr (!test::promises_fp32_range<TypeParam>()) {
-    GTEST_SKIP() << "an FP16-range baseline: inputs up to 65504, overflow as documented";
-  } else {
-    check_on_device<TypeParam>(200, 140, true, false);
-  }
+  check_on_device<TypeParam>(200, 140, true, false);
 }
 
 // 70 x 50: where EmulatedFP32 (and NormwiseFP32 through it) hands the call
 // to cuBLAS SGEMM, the entries are still FP32 gemm's in class and sign.
 TYPED_TEST(CudaOverflow, EntriesAreInfNanOrFiniteAsInFp32GemmWhereSgemmTakesTheCall) {
   EGEMM_REQUIRE_GPU();
-  if constexpr (!test::promises_fp32_range<TypeParam>()) {
-    GTEST_SKIP() << "an FP16-range baseline: inputs up to 65504, overflow as documented";
-  } else {
-    check_on_device<TypeParam>(70, 50, false, true);
-  }
+  check_on_device<TypeParam>(70, 50, false, true);
 }
 
 }  // namespace
