@@ -26,6 +26,7 @@
 #include "backends/cuda/route/crossover_rates.hpp"
 #include "backends/cuda/route/emulation_path.hpp"
 #include "backends/cuda/route/int8_route.hpp"
+#include "backends/cuda/runtime/context_generation.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/kernel_images.hpp"
 #include "backends/cuda/runtime/device_facts.hpp"
@@ -348,10 +349,29 @@ bool small_gemm_fallback_enabled() { return small_gemm_fallback(); }
 
 bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
   if (!small_gemm_fallback_enabled()) return true;
-  // Asked per call (the tuning may change it), once: the answer costs ~0.3 us of a hand-off's host time.
+  // The model's answer costs ~0.3 us of a hand-off's host time (three
+  // per-device caches); a thread's calls mostly repeat one shape, so its
+  // last answer is kept, for the device, context and kernel it was made on.
+  struct Answer {
+    int device = -1;
+    unsigned generation = 0;
+    Sm90Kernel forced = Sm90Kernel::model;
+    index_t m = -1, n = -1, k = -1;
+    bool on_tensor_cores = false;
+  };
+  thread_local Answer last;
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  const unsigned generation = context_generation(device);
+  const Sm90Kernel forced = tuning().sm90_kernel;
+  if (last.device == device && last.generation == generation && last.forced == forced && last.m == m && last.n == n &&
+      last.k == k)
+    return last.on_tensor_cores;
   const FusedKernel kernel = fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled);
-  return emulated_fp32_fills_the_gpu(kernel, m, n) &&
-         model::emulation_pays(emulated_fp32_crossover_model(kernel), m, n, k);
+  const bool answer = model::emulation_pays(emulated_fp32_crossover_model(kernel), m, n, k,
+                                            emulated_fp32_wave_utilisation(kernel, m, n));
+  last = {device, generation, forced, m, n, k, answer};
+  return answer;
 }
 
 namespace {

@@ -15,6 +15,7 @@
 #include "backends/cuda/sm80/fused_gemm_sm80.hpp"
 #include "backends/cuda/sm90/fused_gemm_tma.hpp"
 #include "egemm/errors.hpp"
+#include "egemm/model/crossover.hpp"
 
 namespace egemm::cuda {
 namespace {
@@ -84,11 +85,11 @@ FusedKernel fused_kernel_for(PolicyId policy, EmulationPath path) {
   return runs_tma(entry_for(policy, path)) ? FusedKernel::wgmma_tma_sm90 : FusedKernel::mma_sync_sm80;
 }
 
-bool emulated_fp32_fills_the_gpu(FusedKernel kernel, index_t m, index_t n) {
+double emulated_fp32_wave_utilisation(FusedKernel kernel, index_t m, index_t n) {
   const KernelEntry& e = entry_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled);
   const KernelFootprint f = kernel == FusedKernel::wgmma_tma_sm90 ? e.sm90_footprint() : e.sm80_footprint();
   const index_t tiles = ((m + f.bm - 1) / f.bm) * ((n + f.bn - 1) / f.bn);
-  return tiles >= static_cast<index_t>(device_facts().sms) * f.blocks_per_sm;
+  return model::wave_utilisation(tiles, static_cast<index_t>(device_facts().sms) * f.blocks_per_sm);
 }
 
 void launch_fused_gemm(PolicyId policy, const SplitOperand& a, const SplitOperand& b, const GemmArgs& g,

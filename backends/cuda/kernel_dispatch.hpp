@@ -25,13 +25,11 @@ enum class FusedKernel { mma_sync_sm80, wgmma_tma_sm90 };
 // tests run it on a Hopper GPU); everything else: mma.sync.
 FusedKernel fused_kernel_for(PolicyId policy, EmulationPath path);
 
-// Whether EmulatedFP32's `kernel` (the one fused_kernel_for picks for its FP16
-// path) has at least one full wave of blocks for an m x n C on the current
-// device. Below that, the tensor cores idle on most SMs and cuBLAS SGEMM is
-// faster (measured on an H100 with perf_tests/gemm_suite: EmulatedFP32 at 0.72x
-// SGEMM's speed at 1024^3 with 128 blocks for 264 slots, 1.07x at 2048^3 with
-// 512), so EmulatedFP32 runs SGEMM there: FP32 accuracy either way.
-bool emulated_fp32_fills_the_gpu(FusedKernel kernel, index_t m, index_t n);
+// The share of the current device's block slots that EmulatedFP32's `kernel`
+// (the one fused_kernel_for picks for its FP16 path) keeps busy over its
+// waves for an m x n C (model::wave_utilisation of its tiles and slots): the
+// crossover model's u, which sends a C of too few tiles to SGEMM.
+double emulated_fp32_wave_utilisation(FusedKernel kernel, index_t m, index_t n);
 
 // C = alpha * op(A) op(B) + beta C by `policy`'s pieces and products (every
 // policy but NativeFP32 and NormwiseFP32, whose calls run Int8Slices' and

@@ -7,9 +7,11 @@
 //   queued ms  : GPU time per call over those 200 calls (events around the
 //                whole run): what a stream of calls sees, host work hidden
 //                behind the GPU's
-//   call ms    : median of 50 single calls, each bracketed by events after a
+//   call ms    : median of 51 single calls, each bracketed by events after a
 //                sync (the GPU idles while the host prepares: what the GEMM
-//                suite measures)
+//                suite measures); the methods take turns call by call, so
+//                that a change of clock or of the CPU's state between
+//                methods does not decide their ratio
 //   rested     : median of 11 single calls, each after 0.25 s idle (GPU and
 //                CPU both rested, as a program's first call after a pause):
 //                the call's GPU time between its events, and the host's time
@@ -74,13 +76,36 @@ int measure(const Shape& shape, cublasHandle_t handle, cudaStream_t stream, std:
   };
   std::printf("%d x %d x %d, EmulatedFP32 on the tensor cores here: %s\n\n", m, n, k,
               egemm::emulated_fp32_uses_tensor_cores(m, n, k) ? "yes" : "no (cuBLAS SGEMM)");
-  std::printf("| method | enqueue us / call | queued ms / call (200 in a row) | call ms (median of 50) | "
+  std::printf("| method | enqueue us / call | queued ms / call (200 in a row) | call ms (median of 51, in turns) | "
               "rested: call ms | rested: host us in the call |\n"
               "|---|---:|---:|---:|---:|---:|\n");
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
+  // One call of `method` bracketed by events after a sync: its ms.
+  const auto single_call_ms = [&](const Method& method) {
+    check(cudaStreamSynchronize(stream), "sync");
+    check(cudaEventRecord(start, stream), "record");
+    method.run();
+    check(cudaEventRecord(stop, stream), "record");
+    check(cudaEventSynchronize(stop), "sync");
+    float t = 0;
+    check(cudaEventElapsedTime(&t, start, stop), "elapsed");
+    return t;
+  };
+  constexpr int single_calls = 51;
+  std::vector<std::vector<float>> singles(methods.size());
+  for (int turn = 0; turn < 3 + single_calls; ++turn)  // three turns warm every path up
+    for (std::size_t which = 0; which < methods.size(); ++which) {
+      const float t = single_call_ms(methods[which]);
+      if (turn >= 3) singles[which].push_back(t);
+    }
   std::vector<double> call_ms(methods.size());
+  for (std::size_t which = 0; which < methods.size(); ++which) {
+    std::vector<float>& ms = singles[which];
+    std::nth_element(ms.begin(), ms.begin() + single_calls / 2, ms.end());
+    call_ms[which] = ms[single_calls / 2];
+  }
   for (int round = 0; round < 2; ++round)  // the first round warms every path up; the second is reported
     for (std::size_t which = 0; which < methods.size(); ++which) {
       const Method& method = methods[which];
@@ -94,17 +119,7 @@ int measure(const Shape& shape, cublasHandle_t handle, cudaStream_t stream, std:
       check(cudaEventSynchronize(stop), "sync");
       float queued_ms = 0;
       check(cudaEventElapsedTime(&queued_ms, start, stop), "elapsed");
-      std::vector<float> ms(50);
-      for (float& t : ms) {
-        check(cudaEventRecord(start, stream), "record");
-        method.run();
-        check(cudaEventRecord(stop, stream), "record");
-        check(cudaEventSynchronize(stop), "sync");
-        check(cudaEventElapsedTime(&t, start, stop), "elapsed");
-      }
-      std::nth_element(ms.begin(), ms.begin() + 25, ms.end());
       if (round == 0) continue;
-      call_ms[which] = ms[25];
       std::vector<float> rested_ms(11);
       std::vector<double> rested_host_us(11);
       for (std::size_t r = 0; r < rested_ms.size(); ++r) {
@@ -119,7 +134,7 @@ int measure(const Shape& shape, cublasHandle_t handle, cudaStream_t stream, std:
       }
       std::nth_element(rested_ms.begin(), rested_ms.begin() + 5, rested_ms.end());
       std::nth_element(rested_host_us.begin(), rested_host_us.begin() + 5, rested_host_us.end());
-      std::printf("| %s | %.2f | %.4f | %.4f | %.4f | %.1f |\n", method.name, enqueue_us, queued_ms / calls, ms[25],
+      std::printf("| %s | %.2f | %.4f | %.4f | %.4f | %.1f |\n", method.name, enqueue_us, queued_ms / calls, call_ms[which],
                   rested_ms[5], rested_host_us[5]);
     }
   check(cudaEventDestroy(start), "cudaEventDestroy");
@@ -174,7 +189,7 @@ int main(int argc, char** argv) {
       line += figure;
       met = met && ratio >= target_ratio;
     }
-    std::printf("verdict %d x %d x %d: %s cuBLAS SGEMM's speed (call ms, median of 50): %s the %.2fx target\n",
+    std::printf("verdict %d x %d x %d: %s cuBLAS SGEMM's speed (call ms, median of 51 in turns): %s the %.2fx target\n",
                 shapes[i].m, shapes[i].n, shapes[i].k, line.c_str(), met ? "meets" : "BELOW", target_ratio);
   }
   cublasDestroy(handle);

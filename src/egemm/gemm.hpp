@@ -51,8 +51,9 @@ bool cuda_available();
 
 // On the current CUDA device: does EmulatedFP32 on an m x n x k problem run
 // on the tensor cores? Where the emulation cannot win, it runs cuBLAS SGEMM
-// instead (faster there, FP32 either way): a C too small to give the kernel
-// one full wave of blocks, or so thin (or shallow) that the split's memory
+// instead (faster there, FP32 either way): a C of too few tiles to keep the
+// GPU's SMs busy for its depth (on an H200: 1024^3 runs the emulation, 1.5x
+// SGEMM's speed; 1024 x 1024 x 512 and 768^3 do not), or so thin (or shallow) that the split's memory
 // traffic (or each tile's fixed cost) outweighs the tensor cores' gain
 // (egemm/model/crossover.hpp; on an H100's Hopper kernel, m n / (m + n)
 // below ~170 or k below ~180). Environment EGEMM_SMALL_GEMM_FALLBACK=0 turns

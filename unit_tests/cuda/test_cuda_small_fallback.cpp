@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cuda/kernel_dispatch.hpp"
 #include "device_support.hpp"
 
 namespace egemm {
@@ -34,7 +35,7 @@ TEST(CudaEmulatedFP32, SmallProblemsRunSgemmOnlyWhenTheFallbackIsOn) {
   {
     const cuda::ScopedTuning on([](cuda::Tuning& t) { t.small_gemm_fallback = true; });
     auto [small_emulated, small_sgemm] = emulated_and_sgemm(256, 256, 300);  // a handful of tiles
-    EXPECT_EQ(small_emulated, small_sgemm) << "below one wave EmulatedFP32 should be SGEMM, bit for bit";
+    EXPECT_EQ(small_emulated, small_sgemm) << "with a handful of tiles EmulatedFP32 should be SGEMM, bit for bit";
     auto [big_emulated, big_sgemm] = emulated_and_sgemm(4096, 4096, 512);  // thousands of tiles, deep enough
     EXPECT_NE(big_emulated, big_sgemm) << "a C that fills the GPU should run the emulation";
     EXPECT_TRUE(emulated_fp32_uses_tensor_cores(4096, 4096, 512));
@@ -49,6 +50,23 @@ TEST(CudaEmulatedFP32, SmallProblemsRunSgemmOnlyWhenTheFallbackIsOn) {
   }
   auto [emulated, sgemm] = emulated_and_sgemm(256, 256, 300);
   EXPECT_NE(emulated, sgemm) << "with the fallback off, small problems run the emulation too";
+}
+
+// Half a wave of deep tiles still pays on the Hopper kernel: 1024^3 (64
+// tiles for an H200's 132 slots) ran at 1.5-1.6x SGEMM's speed there, and
+// the crossover model, counting the idle slots, keeps it on the tensor
+// cores; 1024 x 1024 x 512 (0.85x) and 768^3 (0.94x) go to SGEMM.
+TEST(CudaEmulatedFP32, HalfAWaveOfDeepTilesStaysOnTheHopperKernel) {
+  EGEMM_REQUIRE_GPU();
+  if (cuda::fused_kernel_for(PolicyId::emulated_fp32, EmulationPath::fp16_scaled) != cuda::FusedKernel::wgmma_tma_sm90)
+    GTEST_SKIP() << "the Hopper kernel does not run on this GPU";
+  const cuda::ScopedTuning on([](cuda::Tuning& t) { t.small_gemm_fallback = true; });
+  EXPECT_TRUE(emulated_fp32_uses_tensor_cores(1024, 1024, 1024));
+  EXPECT_TRUE(emulated_fp32_uses_tensor_cores(2048, 512, 2048));
+  EXPECT_FALSE(emulated_fp32_uses_tensor_cores(1024, 1024, 512));
+  EXPECT_FALSE(emulated_fp32_uses_tensor_cores(768, 768, 768));
+  auto [emulated, sgemm] = emulated_and_sgemm(1024, 1024, 1024);
+  EXPECT_NE(emulated, sgemm) << "1024^3 should run the emulation";
 }
 
 }  // namespace

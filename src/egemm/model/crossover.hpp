@@ -22,9 +22,15 @@
 // distance gemm ran at 0.4x). The Hopper TMA kernel (s_inf = 3.9, k0 = 525)
 // moves h* down to ~170 and the depth floor to k ~ 180 (rates measured with
 // perf_tests/gemm_suite on an H100; the backend's per-device rates are in
-// backends/cuda/route/crossover_rates.cu; test_crossover_model checks the model). The one-wave rule (a C too
-// small to occupy every SM) is the other half of the decision; it lives with
-// the kernel, which knows its tile.
+// backends/cuda/route/crossover_rates.cu; test_crossover_model checks the model).
+// A C of few tiles keeps only some of the GPU's block slots busy: with
+// `tiles` tiles for `slots` slots the kernel runs in ceil(tiles / slots)
+// waves, so at u = tiles / (ceil(tiles / slots) slots) of its rate (the
+// kernel, which knows its tile, counts them). On an H200 (132 SMs, one
+// 128 x 128 tile each) a 1024 x 1024 C has u = 64 / 132: the model gives
+// s(1024) u = 1.25 and the emulation ran at 1.5-1.6x SGEMM's speed; at
+// k = 512 (0.94) it ran at 0.85x, 768^3 (u = 36 / 132: 0.63) at 0.94x,
+// 512^3 at 0.47x (queued calls, docs/performance.md).
 #pragma once
 
 #include <limits>
@@ -51,9 +57,16 @@ inline double kernel_speedup(const CrossoverModel& d, index_t k) {
   return d.emulation_speedup * depth / (depth + d.depth_overhead);
 }
 
-inline double emulation_seconds(const CrossoverModel& d, index_t m, index_t n, index_t k) {
+// u: the share of the GPU's block slots the kernel's waves keep busy (1: full waves).
+inline double wave_utilisation(index_t tiles, index_t slots) {
+  if (tiles <= 0 || slots <= 0) return 0.0;
+  const index_t waves = (tiles + slots - 1) / slots;
+  return static_cast<double>(tiles) / (static_cast<double>(waves) * static_cast<double>(slots));
+}
+
+inline double emulation_seconds(const CrossoverModel& d, index_t m, index_t n, index_t k, double utilisation = 1.0) {
   const double split = d.split_bytes_per_element * static_cast<double>(m + n) * static_cast<double>(k);
-  return sgemm_seconds(d, m, n, k) / kernel_speedup(d, k) + split / d.memory_bytes_per_s;
+  return sgemm_seconds(d, m, n, k) / (kernel_speedup(d, k) * utilisation) + split / d.memory_bytes_per_s;
 }
 
 // h*(k): the size m n / (m + n) must exceed; infinite where the kernel is no
@@ -64,8 +77,9 @@ inline double crossover_size(const CrossoverModel& d, index_t k) {
   return d.split_bytes_per_element / 2.0 * d.sgemm_flop_per_s * s / ((s - 1.0) * d.memory_bytes_per_s);
 }
 
-inline bool emulation_pays(const CrossoverModel& d, index_t m, index_t n, index_t k) {
-  return m > 0 && n > 0 && k > 0 && emulation_seconds(d, m, n, k) < sgemm_seconds(d, m, n, k);
+inline bool emulation_pays(const CrossoverModel& d, index_t m, index_t n, index_t k, double utilisation = 1.0) {
+  return m > 0 && n > 0 && k > 0 && utilisation > 0.0 &&
+         emulation_seconds(d, m, n, k, utilisation) < sgemm_seconds(d, m, n, k);
 }
 
 }  // namespace egemm::model
