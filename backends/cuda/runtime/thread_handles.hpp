@@ -75,7 +75,7 @@ class ThreadHandles {
 
   // The handle for `device` (the current device): this thread's, an idle
   // one of the same context, or one made by create() (returning the new
-  // handle) under the relaxed capture mode (making one may allocate, which a
+  // handle, or null where it cannot make one now) under the relaxed capture mode (making one may allocate, which a
   // stream capture in progress on this thread would refuse).
   template <class Create>
   Handle get(int device, Create&& create) {
@@ -89,6 +89,7 @@ class ThreadHandles {
     if (h == nullptr) {
       const RelaxedCaptureScope relaxed;
       h = create();
+      if (h == nullptr) return h;  // none to be had now (create's answer): the next call asks again
     }
     return handles_.emplace(device, GenerationHandle<Handle>{generation, h}).first->second.handle;
   }
