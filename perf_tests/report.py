@@ -20,7 +20,8 @@ the table and stderr warn that their figures are not comparable.
   report.py record DIR [--no-plots]
       DIR/README.md and the figures from DIR's raw files alone (what
       scripts/record_results.sh writes): suite.json, record.json (device,
-      date, library commit, command, notes), and where present
+      date, library commit, command, notes, and "refreshed": raw files
+      measured again alone on a later library), and where present
       case_studies.csv, precision_profile.md, call_overhead.md
   report.py summary DIR [--shape MxNxK]
       a short table of a record folder: every method at one shape (8192^3)
@@ -460,6 +461,11 @@ def write_record(d, no_plots):
     for k, v in facts:
         if v:
             w.append(f"- {k}: {v}")
+    # A raw file measured again on a later library, alone (record.json's
+    # "refreshed": file, commit, date, command), says so beside the rest.
+    for r in meta.get("refreshed", []):
+        w.append(f"- {r['file']}: measured again on library commit {r['commit']}, {r['date']}"
+                 + (f" (`{r['command']}`)" if r.get("command") else ""))
     w.append("")
     if meta.get("notes"):
         w.append(meta["notes"].strip() + "\n")
