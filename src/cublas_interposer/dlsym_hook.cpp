@@ -14,22 +14,11 @@
 #include <cstring>
 
 #include "src/cublas_interposer/handle_call.hpp"
+#include "src/cublas_interposer/libc_dlsym.hpp"
 #include "src/cublas_interposer/real_cublas.hpp"
 
 namespace egemm::interposer {
 namespace {
-
-using DlsymFunction = void* (*)(void*, const char*);
-
-// The C library's dlsym: libc's since glibc 2.34, libdl's before.
-DlsymFunction real_dlsym() {
-  static const DlsymFunction f = [] {
-    void* p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-    if (p == nullptr) p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-    return reinterpret_cast<DlsymFunction>(p);
-  }();
-  return f;
-}
 
 bool redirect_enabled() {
   static const bool enabled = [] {
@@ -70,7 +59,7 @@ void* interposed_entry(const char* name) {
 
 EGEMM_INTERPOSER_EXPORT void* dlsym(void* handle, const char* name) {
   using namespace egemm::interposer;
-  const DlsymFunction real = real_dlsym();
+  const DlsymFunction real = libc_dlsym();
   if (handle != RTLD_NEXT && handle != RTLD_DEFAULT && name != nullptr && std::strncmp(name, "cublas", 6) == 0 &&
       redirect_enabled()) {
     if (void* ours = interposed_entry(name); ours != nullptr && real(handle, name) != nullptr) {

@@ -1,6 +1,8 @@
 // Finds and dlopens the engine once; its cuBLAS and CUDA runtime resolve to the copies the application loaded.
 #include "src/cublas_interposer/engine_loader.hpp"
 
+#include "src/cublas_interposer/libc_dlsym.hpp"
+
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -35,7 +37,7 @@ Loaded load() {
   if (library == nullptr) {
     const char* e = dlerror();
     r.failure = "cannot load " + path + ": " + (e != nullptr ? e : "unknown error");
-  } else if (auto entry = reinterpret_cast<const egemm_cublas_engine* (*)()>(dlsym(library, "egemm_cublas_engine_v1"));
+  } else if (auto entry = reinterpret_cast<const egemm_cublas_engine* (*)()>(libc_dlsym()(library, "egemm_cublas_engine_v1"));
              entry == nullptr) {
     r.failure = path + " has no egemm_cublas_engine_v1";
   } else if (const egemm_cublas_engine* e = entry(); e == nullptr || e->abi != EGEMM_CUBLAS_ENGINE_ABI) {

@@ -1,6 +1,8 @@
 // Finds the real cuBLAS functions once: RTLD_NEXT, else the loaded libcublas / libcublasLt by soname.
 #include "src/cublas_interposer/real_cublas.hpp"
 
+#include "src/cublas_interposer/libc_dlsym.hpp"
+
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -19,11 +21,22 @@ constexpr const char* cublas_lt_soname = "libcublasLt.so." EGEMM_STRINGIFY(CUBLA
 // application dlopen'ed with RTLD_LOCAL (Python extension modules load theirs
 // so) is not in it, but is found by soname: RTLD_NOLOAD returns it without
 // loading a second copy. Only where neither finds it is the library loaded.
+// The lookups go to the C library's dlsym: the interposer's own would answer
+// a lookup in libcublas's handle with the interposer's functions.
+// A definition inside the interposer itself is never the real one (forwarding
+// to it would recurse): such an answer counts as none.
+bool outside_interposer(void* f) {
+  Dl_info mine{}, theirs{};
+  return f != nullptr && dladdr(reinterpret_cast<void*>(&outside_interposer), &mine) != 0 &&
+         dladdr(f, &theirs) != 0 && mine.dli_fbase != theirs.dli_fbase;
+}
+
 void* find(const char* name, const char* soname) {
-  if (void* f = dlsym(RTLD_NEXT, name)) return f;
+  if (void* f = libc_dlsym()(RTLD_NEXT, name); outside_interposer(f)) return f;
   void* library = dlopen(soname, RTLD_NOW | RTLD_NOLOAD);
   if (library == nullptr) library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  return library != nullptr ? dlsym(library, name) : nullptr;
+  void* f = library != nullptr ? libc_dlsym()(library, name) : nullptr;
+  return outside_interposer(f) ? f : nullptr;
 }
 
 template <class F>
