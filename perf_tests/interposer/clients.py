@@ -24,8 +24,6 @@ XLA_FLAGS = "--xla_gpu_enable_triton_gemm=false"
 
 def worker(client, n, batch, bn, reps):
     """Runs in the measured process: prints one JSON line."""
-    import numpy as np  # noqa: F401  (every client below needs it)
-
     out = {"client": client}
     if client == "torch":
         import torch
@@ -164,7 +162,11 @@ def run_worker(client, preload, args, extra_env=None):
 def entry_points(args):
     """EGEMM_LOG=debug: the interposer names each cuBLAS call and what it did with it."""
     for client in args.clients:
-        _, err = run_worker(client, args.interposer, args, {"EGEMM_LOG": "debug"})
+        try:
+            _, err = run_worker(client, args.interposer, args, {"EGEMM_LOG": "debug"})
+        except subprocess.TimeoutExpired as e:
+            print(f"== {client}: ran past --timeout {args.timeout} s")
+            err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
         lines = {}
         for line in err.splitlines():
             if line.startswith("egemm: cublas: "):
@@ -172,24 +174,26 @@ def entry_points(args):
                 lines[key] = lines.get(key, 0) + 1
         print(f"== {client}: {len(lines)} distinct interposer log lines")
         for key, count in sorted(lines.items()):
-            print(f"  {count:5d} x {key}")
+            print(f"  {count:5d} x {key}", flush=True)
 
 
 def table(args):
-    rows = []
-    for client in args.clients:
-        base, _ = run_worker(client, None, args)
-        with_interposer, _ = run_worker(client, args.interposer, args)
-        rows.append((client, base, with_interposer))
+    """Each client's row as soon as its two processes ran."""
     print(f"\nFP32 products, {args.n}^3 and batched {args.batch} x {args.batch_n}^3; error: ||C - C_float64||_F / "
           f"||C_float64||_F; time: median of {args.reps}")
     header = f"{'client / call':26s} {'cuBLAS ms':>10s} {'EGEMM ms':>10s} {'speed-up':>9s} {'cuBLAS error':>13s} {'EGEMM error':>12s}"
     print(header)
-    print("-" * len(header))
+    print("-" * len(header), flush=True)
     calls = {"torch": [("torch.matmul", "matmul"), ("torch.mm", "mm"), ("torch.bmm", "batched")],
              "cupy": [("cupy.matmul", "matmul"), ("cupy.matmul batched", "batched")],
              "jax": [("jnp.matmul HIGHEST", "matmul"), ("jnp.matmul batched", "batched")]}
-    for client, base, interposed in rows:
+    for client in args.clients:
+        try:
+            base, _ = run_worker(client, None, args)
+            interposed, _ = run_worker(client, args.interposer, args)
+        except subprocess.TimeoutExpired:
+            print(f"{client}: a process ran past --timeout {args.timeout} s", flush=True)
+            continue
         if "failed" in base or "failed" in interposed:
             print(f"{client}: failed\n{base.get('failed', '')}\n{interposed.get('failed', '')}")
             continue
@@ -197,8 +201,8 @@ def table(args):
             t0, t1 = base[key + "_ms"], interposed[key + "_ms"]
             err_key = (key if key != "mm" else "matmul") + "_error"
             e0, e1 = base[err_key], interposed[err_key]
-            print(f"{label:26s} {t0:10.3f} {t1:10.3f} {t0 / t1:8.2f}x {e0:13.3e} {e1:12.3e}")
-        print(f"{'':26s} (EGEMM ran {interposed.get('egemm_calls')} gemms in the interposed process)")
+            print(f"{label:26s} {t0:10.3f} {t1:10.3f} {t0 / t1:8.2f}x {e0:13.3e} {e1:12.3e}", flush=True)
+        print(f"{'':26s} (EGEMM ran {interposed.get('egemm_calls')} gemms in the interposed process)", flush=True)
 
 
 def main():
@@ -209,7 +213,7 @@ def main():
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--batch-n", type=int, default=1024)
     ap.add_argument("--reps", type=int, default=10)
-    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--timeout", type=int, default=120, help="seconds each process may run")
     ap.add_argument("--entry-points", action="store_true")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()

@@ -85,8 +85,10 @@ def launch(args, preload):
     env.pop("LD_PRELOAD", None)
     if preload:
         env["LD_PRELOAD"] = preload
+    # The ranks' settings travel in the environment: torchrun's own parser would take --n for one of its options.
+    env.update(EGEMM_ROWBLOCK_WORKER="1", EGEMM_ROWBLOCK_N=str(args.n), EGEMM_ROWBLOCK_REPS=str(args.reps))
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={args.nproc}",
-           os.path.abspath(__file__), "--worker", "--n", str(args.n), "--reps", str(args.reps)]
+           os.path.abspath(__file__)]
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=args.timeout)
     for line in p.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -101,10 +103,9 @@ def main():
     ap.add_argument("--n", type=int, default=16384)
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--timeout", type=int, default=600)
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    if os.environ.get("EGEMM_ROWBLOCK_WORKER") == "1":  # a rank, started by torchrun
+        return worker(int(os.environ["EGEMM_ROWBLOCK_N"]), int(os.environ["EGEMM_ROWBLOCK_REPS"]))
     args = ap.parse_args()
-    if args.worker:
-        return worker(args.n, args.reps)
     if not args.interposer or not os.path.exists(args.interposer):
         ap.error("--interposer: the path of libegemm_cublas.so")
     preload = os.path.abspath(args.interposer)
