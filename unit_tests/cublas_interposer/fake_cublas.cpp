@@ -13,7 +13,10 @@ std::vector<Call>& cublas_calls() {
 using fake::all_bits;
 
 namespace {
-void record(const char* entry, std::vector<std::uint64_t> args) { fake::cublas_calls().push_back({entry, std::move(args)}); }
+bool recording = true;
+void record(const char* entry, std::vector<std::uint64_t> args) {
+  if (recording) fake::cublas_calls().push_back({entry, std::move(args)});
+}
 fake::Handle& handle_of(cublasHandle_t h) { return *reinterpret_cast<fake::Handle*>(h); }
 }  // namespace
 
@@ -111,12 +114,26 @@ FAKE_EXPORT cublasStatus_t cublasSgemmStridedBatched_64(cublasHandle_t h, cublas
   return CUBLAS_STATUS_SUCCESS;
 }
 
+namespace {
+cublasStatus_t gemm_ex(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                       const void* alpha, const void* A, cudaDataType at, int lda, const void* B, cudaDataType bt,
+                       int ldb, const void* beta, void* C, cudaDataType ct, int ldc, cublasComputeType_t compute,
+                       cublasGemmAlgo_t algo) {
+  record("cublasGemmEx", all_bits(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, compute, algo));
+  return CUBLAS_STATUS_SUCCESS;
+}
+}  // namespace
+
+namespace fake {
+void set_recording(bool on) { recording = on; }
+GemmExFunction gemm_ex_direct() { return &gemm_ex; }
+}  // namespace fake
+
 FAKE_EXPORT cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
                                         int k, const void* alpha, const void* A, cudaDataType at, int lda,
                                         const void* B, cudaDataType bt, int ldb, const void* beta, void* C,
                                         cudaDataType ct, int ldc, cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-  record("cublasGemmEx", all_bits(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, compute, algo));
-  return CUBLAS_STATUS_SUCCESS;
+  return gemm_ex(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, compute, algo);
 }
 
 FAKE_EXPORT cublasStatus_t cublasGemmEx_64(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m,

@@ -44,6 +44,14 @@ std::vector<Call>& cublas_calls();
 std::vector<Call>& engine_calls();
 int& engine_queries();
 
+// Recording on (the default) or off, for timing the calls alone.
+void set_recording(bool on);
+// The fake's cublasGemmEx body, called directly (not through the symbol, which the interposer takes).
+using GemmExFunction = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                          const void*, const void*, cudaDataType, int, const void*, cudaDataType, int,
+                                          const void*, void*, cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
+GemmExFunction gemm_ex_direct();
+
 // The fake engine takes a shape when m >= 64 and n >= 64, and its gemm fails when m == 77.
 inline constexpr long long engine_minimum = 64;
 inline constexpr long long engine_failing_m = 77;

@@ -1,6 +1,9 @@
 // The interposer over a fake cuBLAS and a fake engine, on the host: what it forwards unchanged, what it takes, and its guard.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -232,6 +235,40 @@ TEST_F(Interposer, Fp64IsForwardedUnchanged) {
   expect_forwarded_unchanged("cublasDgemm_v2_64",
                              all_bits(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_T, int64_t{256}, int64_t{256},
                                       int64_t{256}, &alpha, dA, int64_t{256}, dB, int64_t{256}, &beta, dC, int64_t{256}));
+}
+
+// The interposer's own cost on a call it passes through (the checks of a
+// handle-based call under a TF32 handle, and of a _FAST_ compute type): the
+// median of interleaved rounds, against the fake cuBLAS's body called directly.
+// On the GPU a call not taken adds, beyond this, at most one query of
+// EGEMM's crossover model (InterposerGpu.ACallNotTakenCostsAtMostOneMicrosecondMore).
+TEST_F(Interposer, APassThroughAddsFarLessThanAMicrosecond) {
+  fake::set_recording(false);
+  const auto direct = fake::gemm_ex_direct();
+  const auto round = [&](auto f, cublasComputeType_t compute) {
+    constexpr int calls = 20000;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i)
+      f(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128, &kAlpha, A, CUDA_R_32F, 128, B, CUDA_R_32F,
+        128, &kBeta, C, CUDA_R_32F, 128, compute, CUBLAS_GEMM_DEFAULT);
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / calls;
+  };
+  handle.math = CUBLAS_TF32_TENSOR_OP_MATH;
+  const auto interposed = static_cast<fake::GemmExFunction>(&cublasGemmEx);
+  std::vector<double> d, tf32_handle, fast_compute;
+  for (int r = 0; r < 21; ++r) {
+    d.push_back(round(direct, CUBLAS_COMPUTE_32F));
+    tf32_handle.push_back(round(interposed, CUBLAS_COMPUTE_32F));
+    fast_compute.push_back(round(interposed, CUBLAS_COMPUTE_32F_FAST_TF32));
+  }
+  fake::set_recording(true);
+  for (auto* v : {&d, &tf32_handle, &fast_compute}) std::sort(v->begin(), v->end());
+  const double base = d[10], extra_handle = tf32_handle[10] - base, extra_fast = fast_compute[10] - base;
+  std::printf("pass-through cost over a direct call: %.1f ns (TF32 handle), %.1f ns (_FAST_TF32 compute type)\n",
+              extra_handle, extra_fast);
+  EXPECT_LT(extra_handle, 1000.0);
+  EXPECT_LT(extra_fast, 1000.0);
+  EXPECT_TRUE(fake::engine_calls().empty());
 }
 
 // --- cublasLtMatmul ---
