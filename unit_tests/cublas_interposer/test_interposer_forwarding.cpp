@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 
 #include "fakes.hpp"
@@ -85,7 +86,101 @@ TEST_F(Interposer, StridedBatchesAreTakenItemByItemAtTheirOffsets) {
   EXPECT_EQ(fake::engine_calls().size(), 5u);
 }
 
+// Every handle-based entry point, called with arguments EGEMM would take
+// under the default handle (128^3 FP32, host scalars; FP64 for the D-entries),
+// and the arguments cuBLAS must receive when the call passes through.
+struct EntryCall {
+  const char* entry;
+  std::function<void()> call;
+  std::vector<std::uint64_t> args;
+  bool fp32;
+};
+std::vector<EntryCall> handle_entry_calls(cublasHandle_t h) {
+  static const double dalpha = 2.0, dbeta = 0.5;
+  const double* dA = reinterpret_cast<const double*>(A);
+  const double* dB = reinterpret_cast<const double*>(B);
+  double* dC = reinterpret_cast<double*>(C);
+  const auto N = CUBLAS_OP_N, T = CUBLAS_OP_T;
+  const int64_t s = 128, L = 16384;
+  return {
+      {"cublasSgemm_v2", [=] { cublasSgemm_v2(h, N, T, 128, 128, 128, &kAlpha, A, 128, B, 128, &kBeta, C, 128); },
+       all_bits(h, N, T, 128, 128, 128, &kAlpha, A, 128, B, 128, &kBeta, C, 128), true},
+      {"cublasSgemm_v2_64", [=] { cublasSgemm_v2_64(h, N, T, s, s, s, &kAlpha, A, s, B, s, &kBeta, C, s); },
+       all_bits(h, N, T, s, s, s, &kAlpha, A, s, B, s, &kBeta, C, s), true},
+      {"cublasSgemmStridedBatched",
+       [=] { cublasSgemmStridedBatched(h, T, N, 128, 128, 128, &kAlpha, A, 128, L, B, 128, L, &kBeta, C, 128, L, 2); },
+       all_bits(h, T, N, 128, 128, 128, &kAlpha, A, 128, 16384LL, B, 128, 16384LL, &kBeta, C, 128, 16384LL, 2), true},
+      {"cublasSgemmStridedBatched_64",
+       [=] { cublasSgemmStridedBatched_64(h, T, N, s, s, s, &kAlpha, A, s, L, B, s, L, &kBeta, C, s, L, int64_t{2}); },
+       all_bits(h, T, N, s, s, s, &kAlpha, A, s, 16384LL, B, s, 16384LL, &kBeta, C, s, 16384LL, int64_t{2}), true},
+      {"cublasGemmEx",
+       [=] {
+         cublasGemmEx(h, T, T, 128, 128, 128, &kAlpha, A, CUDA_R_32F, 128, B, CUDA_R_32F, 128, &kBeta, C, CUDA_R_32F,
+                      128, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+       },
+       all_bits(h, T, T, 128, 128, 128, &kAlpha, A, CUDA_R_32F, 128, B, CUDA_R_32F, 128, &kBeta, C, CUDA_R_32F, 128,
+                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+       true},
+      {"cublasGemmEx_64",
+       [=] {
+         cublasGemmEx_64(h, T, T, s, s, s, &kAlpha, A, CUDA_R_32F, s, B, CUDA_R_32F, s, &kBeta, C, CUDA_R_32F, s,
+                         CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+       },
+       all_bits(h, T, T, s, s, s, &kAlpha, A, CUDA_R_32F, s, B, CUDA_R_32F, s, &kBeta, C, CUDA_R_32F, s,
+                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+       true},
+      {"cublasGemmStridedBatchedEx",
+       [=] {
+         cublasGemmStridedBatchedEx(h, N, N, 128, 128, 128, &kAlpha, A, CUDA_R_32F, 128, L, B, CUDA_R_32F, 128, L,
+                                    &kBeta, C, CUDA_R_32F, 128, L, 2, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+       },
+       all_bits(h, N, N, 128, 128, 128, &kAlpha, A, CUDA_R_32F, 128, 16384LL, B, CUDA_R_32F, 128, 16384LL, &kBeta, C,
+                CUDA_R_32F, 128, 16384LL, 2, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+       true},
+      {"cublasGemmStridedBatchedEx_64",
+       [=] {
+         cublasGemmStridedBatchedEx_64(h, N, N, s, s, s, &kAlpha, A, CUDA_R_32F, s, L, B, CUDA_R_32F, s, L, &kBeta, C,
+                                       CUDA_R_32F, s, L, int64_t{2}, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+       },
+       all_bits(h, N, N, s, s, s, &kAlpha, A, CUDA_R_32F, s, 16384LL, B, CUDA_R_32F, s, 16384LL, &kBeta, C, CUDA_R_32F,
+                s, 16384LL, int64_t{2}, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+       true},
+      {"cublasDgemm_v2", [=] { cublasDgemm_v2(h, N, N, 128, 128, 128, &dalpha, dA, 128, dB, 128, &dbeta, dC, 128); },
+       all_bits(h, N, N, 128, 128, 128, &dalpha, dA, 128, dB, 128, &dbeta, dC, 128), false},
+      {"cublasDgemm_v2_64", [=] { cublasDgemm_v2_64(h, N, N, s, s, s, &dalpha, dA, s, dB, s, &dbeta, dC, s); },
+       all_bits(h, N, N, s, s, s, &dalpha, dA, s, dB, s, &dbeta, dC, s), false},
+  };
+}
+
 // --- the handle's settings, types and shapes EGEMM does not take: forwarded unchanged ---
+
+TEST_F(Interposer, EveryFp32EntryPointIsTakenUnderTheDefaultHandle) {
+  for (const EntryCall& e : handle_entry_calls(fake::as_handle(handle))) {
+    if (!e.fp32) continue;
+    SetUp();
+    e.call();
+    EXPECT_FALSE(fake::engine_calls().empty()) << e.entry << " was not taken";
+  }
+}
+
+TEST_F(Interposer, EveryEntryPointUnderATf32OrPedanticHandleOrDeviceScalarsIsForwardedUnchanged) {
+  const auto check = [&](const char* setting) {
+    for (const EntryCall& e : handle_entry_calls(fake::as_handle(handle))) {
+      fake::cublas_calls().clear();
+      e.call();
+      SCOPED_TRACE(std::string(e.entry) + " under " + setting);
+      expect_forwarded_unchanged(e.entry, e.args);
+    }
+  };
+  handle.math = CUBLAS_TF32_TENSOR_OP_MATH;
+  check("a TF32 handle");
+  handle.math = CUBLAS_PEDANTIC_MATH;
+  check("a pedantic handle");
+  handle.math = CUBLAS_DEFAULT_MATH;
+  handle.pointer_mode = CUBLAS_POINTER_MODE_DEVICE;
+  check("device pointer mode");
+  EXPECT_EQ(fake::engine_queries(), 0);
+}
 
 TEST_F(Interposer, SgemmUnderReducedPrecisionMathModesIsForwardedUnchanged) {
   for (cublasMath_t math : {CUBLAS_TF32_TENSOR_OP_MATH, CUBLAS_PEDANTIC_MATH, CUBLAS_TENSOR_OP_MATH,
@@ -383,6 +478,13 @@ TEST(InterposerPolicy, ParsesTagsOffAndUnknownValues) {
 // Run with EGEMM_CUBLAS_POLICY=off (ctest egemm_cublas_interposer_policy_off).
 TEST_F(Interposer, OffPassesEverythingThroughWithoutLoadingTheEngine) {
   ASSERT_STREQ(std::getenv("EGEMM_CUBLAS_POLICY"), "off") << "run this test under EGEMM_CUBLAS_POLICY=off";
+  for (const EntryCall& e : handle_entry_calls(fake::as_handle(handle))) {
+    SetUp();
+    e.call();
+    SCOPED_TRACE(e.entry);
+    expect_forwarded_unchanged(e.entry, e.args);
+  }
+  SetUp();
   cublasSgemm_v2(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128, &kAlpha, A, 128, B, 128, &kBeta, C,
                  128);
   expect_forwarded_unchanged("cublasSgemm_v2", all_bits(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128,
