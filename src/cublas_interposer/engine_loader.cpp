@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace egemm::interposer {
@@ -17,14 +18,23 @@ struct Loaded {
   std::string failure;
 };
 
-// The directory this library was loaded from, with a trailing '/'.
-std::string own_directory() {
+// The directory this library was loaded from, with a trailing '/', made
+// absolute when the library is loaded: LD_PRELOAD may name it relative to a
+// working directory the program leaves before its first cuBLAS call.
+char own_directory_at_load[4096];
+
+__attribute__((constructor)) void remember_own_directory() {
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&own_directory), &info) == 0 || info.dli_fname == nullptr) return "";
-  const std::string path = info.dli_fname;
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  if (dladdr(reinterpret_cast<void*>(&remember_own_directory), &info) == 0 || info.dli_fname == nullptr) return;
+  char resolved[4096];
+  if (realpath(info.dli_fname, resolved) == nullptr) return;
+  char* slash = std::strrchr(resolved, '/');
+  if (slash == nullptr || static_cast<std::size_t>(slash - resolved + 2) > sizeof own_directory_at_load) return;
+  slash[1] = '\0';
+  std::memcpy(own_directory_at_load, resolved, static_cast<std::size_t>(slash - resolved + 2));
 }
+
+std::string own_directory() { return own_directory_at_load; }
 
 Loaded load() {
   Loaded r;
