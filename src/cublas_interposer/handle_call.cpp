@@ -1,4 +1,4 @@
-// The handle-settings rule of handle_call.hpp: three getters on the real cuBLAS, no allocation, no lock.
+// The handle-settings rule of handle_call.hpp: two getters on the real cuBLAS (math and pointer modes), no allocation, no lock.
 #include "src/cublas_interposer/handle_call.hpp"
 
 namespace egemm::interposer {
