@@ -15,6 +15,11 @@ install(TARGETS ${_egemm_targets} EXPORT EGEMMTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/egemm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp"
         PATTERN "model" EXCLUDE PATTERN "log.hpp" EXCLUDE PATTERN "epilogue.hpp" EXCLUDE)
 
+# The cuBLAS interposer: preloaded by path, not linked, so outside the CMake package's targets.
+if(TARGET egemm_cublas)
+  install(TARGETS egemm_cublas egemm_cublas_engine LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
+
 set(_egemm_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/EGEMM)
 install(EXPORT EGEMMTargets NAMESPACE EGEMM:: DESTINATION ${_egemm_cmake_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/EGEMMConfig.cmake.in

@@ -1,0 +1,60 @@
+// libegemm_cublas_engine.so: the interposer's way into EGEMM (engine_abi.h), a C interface over egemm::detail::gemm_cuda.
+#include <cstdio>
+#include <exception>
+
+#include "egemm/gemm.hpp"
+#include "egemm/policy.hpp"
+#include "src/cublas_interposer/engine_abi.h"
+
+namespace {
+
+bool emulated(egemm::PolicyId id) { return id != egemm::PolicyId::native_fp32; }
+
+int takes(int policy, int64_t m, int64_t n, int64_t k, const char** why) {
+  const auto id = static_cast<egemm::PolicyId>(policy);
+  try {
+    if (!emulated(id)) {
+      *why = "NativeFP32 is cuBLAS SGEMM itself";
+      return 0;
+    }
+    if (!egemm::cuda_available()) {
+      *why = "the current device is not one EGEMM runs on";
+      return 0;
+    }
+    // Where EmulatedFP32 would hand the shape to SGEMM (C below one wave of
+    // tiles, or too thin or shallow to repay the split), the caller's cuBLAS
+    // call is that SGEMM, with the caller's own settings; the other emulated
+    // tags have no faster way there either.
+    if (!egemm::emulated_fp32_uses_tensor_cores(m, n, k)) {
+      *why = "EGEMM would hand this shape to SGEMM (too small or thin to gain)";
+      return 0;
+    }
+  } catch (const std::exception&) {
+    *why = "EGEMM cannot query the current device";
+    return 0;
+  }
+  return 1;
+}
+
+int gemm(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+         const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream, char* why, size_t why_size) {
+  try {
+    egemm::detail::gemm_cuda(static_cast<egemm::PolicyId>(policy),
+                             egemm::make_gemm_args("libegemm_cublas", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc),
+                             static_cast<egemm::cuda_stream_t>(stream));
+    return 0;
+  } catch (const std::exception& e) {
+    std::snprintf(why, why_size, "EGEMM refused: %s", e.what());
+  } catch (...) {
+    std::snprintf(why, why_size, "EGEMM refused with an unknown exception");
+  }
+  return 1;
+}
+
+constexpr egemm_cublas_engine the_engine{EGEMM_CUBLAS_ENGINE_ABI, &takes, &gemm};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const egemm_cublas_engine* egemm_cublas_engine_v1(void) {
+  return &the_engine;
+}

@@ -1,0 +1,44 @@
+// Which cuBLAS arguments EGEMM may take: each rule returns null where EGEMM may, else why the call passes through.
+#pragma once
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+
+namespace egemm::interposer {
+
+// The handle's math mode: only CUBLAS_DEFAULT_MATH (with or without
+// CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION, which concerns FP16
+// products) asks for FP32. TF32 and the BF16x9 emulation were chosen by the
+// user; pedantic math asks for cuBLAS's own FP32 arithmetic.
+const char* math_mode_refusal(cublasMath_t mode);
+
+// Host alpha and beta only: EGEMM takes them by value, and reading device
+// ones would wait for the stream (the call would stop being asynchronous and
+// would break a graph capture). Device pointer mode passes through.
+const char* pointer_mode_refusal(cublasPointerMode_t mode);
+
+// CUBLAS_COMPUTE_32F only: _FAST_* and _EMULATED_* were chosen by the user,
+// _PEDANTIC asks for cuBLAS's own arithmetic, the others are not FP32.
+const char* compute_type_refusal(cublasComputeType_t type);
+
+// A, B and C all FP32 (CUDA_R_32F). FP64 (all CUDA_R_64F) has its own refusal,
+// so the FP64 tag plugs in there.
+const char* data_types_refusal(cudaDataType a, cudaDataType b, cudaDataType c);
+
+// N and T (and C, the same as T on real data) are EGEMM's transposes; the
+// conjugate-only cuBLAS operations are not.
+const char* transpose_refusal(cublasOperation_t a, cublasOperation_t b);
+char transpose_char(cublasOperation_t op);  // 'N' or 'T'
+
+// cuBLAS's own argument errors (negative sizes, short leading dimensions,
+// a batch below 0) are left for cuBLAS to report, with its status.
+const char* size_refusal(long long m, long long n, long long k, long long lda, long long ldb, long long ldc,
+                         cublasOperation_t ta, cublasOperation_t tb);
+
+// What FP64 calls do now: no FP64 tag is built into this EGEMM, so they pass
+// through. An FP64 tag makes this return null for FP64 data and
+// CUBLAS_COMPUTE_64F, and the FP64 entry points (fp64_entries.cpp) then call
+// the engine's FP64 gemm.
+const char* fp64_refusal();
+
+}  // namespace egemm::interposer
