@@ -13,15 +13,18 @@ extern "C" {
    process that never makes one (or runs with EGEMM_CUBLAS_POLICY=off) never
    loads EGEMM or a second CUDA runtime, and EGEMM's own libcudart/libcublas
    dependencies resolve, by soname, to the copies the application loaded. */
-#define EGEMM_CUBLAS_ENGINE_ABI 1
+#define EGEMM_CUBLAS_ENGINE_ABI 2
 
 typedef struct egemm_cublas_engine {
   int abi; /* EGEMM_CUBLAS_ENGINE_ABI */
-  /* 1 when `policy` (an egemm::PolicyId) runs an m x n x k FP32 product on
-     the current device on EGEMM's own kernels (where EGEMM would hand it to
-     SGEMM, or cannot run on this device, the caller's cuBLAS call is the
-     faster or the only choice): 0 then, and *why says why. */
-  int (*takes)(int policy, int64_t m, int64_t n, int64_t k, const char** why);
+  /* 1 when `policy` (an egemm::PolicyId) runs `batch` m x n x k FP32
+     products (a strided batch: one call each) on the current device on
+     EGEMM's own kernels faster than the caller's cuBLAS call (where EGEMM
+     would hand a product to SGEMM, where a batch's products are too small
+     for a call each to beat cuBLAS's one batched launch, or where EGEMM
+     cannot run on this device, the caller's call is the faster or the only
+     choice): 0 then, and *why says why. */
+  int (*takes)(int policy, int64_t m, int64_t n, int64_t k, int64_t batch, const char** why);
   /* C = alpha op(A) op(B) + beta C (column-major, transposes 'N' or 'T') on
      `stream`, enqueued without waiting. 0 on success; otherwise nonzero,
      `why` holds EGEMM's message and C is untouched. */

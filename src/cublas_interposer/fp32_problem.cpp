@@ -21,7 +21,7 @@ const char* run_on_egemm(const char* entry, const Fp32Problem& p, long long* ite
   // EGEMM's own cuBLAS calls (the SGEMM hand-off, cuBLASLt plans) from here on reach the real cuBLAS.
   Inside inside;
   const char* why = nullptr;
-  if (e->takes(id, p.m, p.n, p.k, &why) == 0) return why;
+  if (e->takes(id, p.m, p.n, p.k, p.batch, &why) == 0) return why;
   // Thread-local: the message outlives this call (the caller logs it) and threads do not share it.
   thread_local char failure[512];
   for (long long i = 0; i < p.batch; ++i) {

@@ -26,9 +26,9 @@ struct Fp32Problem {
 // returns null when EGEMM ran every item. Otherwise it returns why, and
 // *items_done says how many leading items EGEMM ran (0 unless an item failed
 // after others ran): the caller hands the rest to cuBLAS. A batch runs as a
-// loop of EGEMM calls on the stream, only where EGEMM takes one item alone
-// (engine's takes: one item fills the GPU and beats SGEMM); otherwise the
-// whole batched call goes to cuBLAS, which runs it in one launch.
+// loop of EGEMM calls on the stream, only where the engine takes the batch
+// (each item large enough that a call each beats cuBLAS's one launch);
+// otherwise the whole batched call goes to cuBLAS, which runs it in one launch.
 // The caller has checked the policy is a tag (policy_setting()).
 const char* run_on_egemm(const char* entry, const Fp32Problem& p, long long* items_done);
 

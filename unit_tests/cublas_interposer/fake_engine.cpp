@@ -17,7 +17,7 @@ int& engine_queries() {
 
 namespace {
 
-int takes(int, int64_t m, int64_t n, int64_t, const char** why) {
+int takes(int, int64_t m, int64_t n, int64_t, int64_t, const char** why) {
   ++fake::engine_queries();
   if (m >= fake::engine_minimum && n >= fake::engine_minimum) return 1;
   *why = "the fake engine's shape rule";
