@@ -29,6 +29,7 @@
 #include "backends/cuda/split/split_operand.hpp"
 #include "backends/cuda/split/split_panel.cuh"
 #include "egemm/errors.hpp"
+#include "egemm/numerics/outliers.hpp"
 #include "egemm/numerics/row_exponent.hpp"
 
 namespace egemm::cuda {
@@ -56,15 +57,69 @@ __device__ __forceinline__ void mark_known_wide(const SplitOperand& dst, index_t
     atomicOr(path_word, path_not_fp16_scaled);
 }
 
+// What a panel row's outlier candidates add to its statistics, over its lanes.
+struct PanelCandidates {
+  std::uint32_t count = 0, max_bits = 0;
+};
+
+// The candidates among a thread's 16 values of panel row r (read again from
+// the staged panel): counted on the row's state word, which hands out their
+// slots (the first outlier_slots of the row keep theirs), and their largest
+// on the row's word for it. Out of line: rows with candidates are rare, and
+// the hot loop keeps its registers. Every lane of the warp calls it.
+__device__ __noinline__ PanelCandidates record_candidates(const Panel& panel, int r, int q, index_t row, index_t p0,
+                                                          std::uint32_t threshold_bits, const SplitOperand& dst) {
+  PanelCandidates mine;
+  const bool counted = row < dst.rows;
+  for (int v = 0; v < per_thread; ++v) {
+    const float x = panel[r][panel_column(q, v / per_chunk, v % per_chunk)];
+    if (counted && numerics::is_outlier_candidate(x, threshold_bits)) {
+      ++mine.count;
+      mine.max_bits = max(mine.max_bits, numerics::float_bits(x) & 0x7fffffffu);
+    }
+  }
+  if (mine.count != 0) {
+    std::uint32_t slot = atomicAdd(dst.outlier_state + row, mine.count);
+    atomicMax(dst.outlier_max_bits + row, mine.max_bits);
+    for (int v = 0; v < per_thread && slot < static_cast<std::uint32_t>(numerics::outlier_slots); ++v) {
+      const int column = panel_column(q, v / per_chunk, v % per_chunk);
+      const float x = panel[r][column];
+      if (!numerics::is_outlier_candidate(x, threshold_bits)) continue;
+      dst.outlier_slots[row * numerics::outlier_slots + slot++] =
+          make_uint2(static_cast<std::uint32_t>(p0 + column), numerics::float_bits(x));
+    }
+  }
+  PanelCandidates panel_row = mine;
+#pragma unroll
+  for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) {
+    panel_row.count += __shfl_xor_sync(0xffffffffu, panel_row.count, lanes);
+    panel_row.max_bits = max(panel_row.max_bits, __shfl_xor_sync(0xffffffffu, panel_row.max_bits, lanes));
+  }
+  return panel_row;
+}
+
 // A panel row's statistics, reduced over its lanes, into the row's words.
+// `candidates`: EmulatedFP32's split, whose maxima are its rows' bulks',
+// found some in this panel row (PanelCandidates). The row is known wide
+// once its bulk here does not fit, or it has more candidates here than the
+// outlier route takes and does not fit with them.
 __device__ __forceinline__ void record_row_stats(RowStats stats, const SplitOperand& dst, index_t row, int q,
-                                                 std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
+                                                 std::uint32_t* any_nonfinite, std::uint32_t* path_word,
+                                                 PanelCandidates candidates = {}) {
   stats.reduce_over_row_lanes();
   if (q != 0 || row >= dst.rows) return;
   if (stats.max_bits != 0) {
     atomicMax(dst.max_abs_bits + row, stats.max_bits);
     atomicMax(dst.min_abs_inv_bits + row, stats.min_inv);
-    if (!fits_fp16_scaled(stats.range())) mark_known_wide(dst, row, path_word);
+    bool wide = !fits_fp16_scaled(stats.range());
+    if (!wide && candidates.count > static_cast<std::uint32_t>(numerics::max_outliers_per_row(dst.depth))) {
+      RowRange full = stats.range();
+      full.max_abs = numerics::bits_to_float(max(stats.max_bits, candidates.max_bits));
+      wide = !fits_fp16_scaled(full);
+    }
+    if (wide) mark_known_wide(dst, row, path_word);
+  } else if (stats.min_inv != 0) {  // candidates only: the row's smallest still counts
+    atomicMax(dst.min_abs_inv_bits + row, stats.min_inv);
   }
   if (stats.nonfinite) flag_nonfinite_row(dst, row, any_nonfinite);
 }
@@ -111,13 +166,20 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
   bool all_finite = false;  // the thread's 16 values, where the mode learns it on the way
   if constexpr (Mode == PanelSplit::guessed_scaling) {
     __shared__ PrefixPanel prefix;
-    const int e = guessed_row_exponent(src, r0, prefix);
-    if (at.y == 0 && q == 0) dst.exponent[row] = e;
+    const RowGuess guess = guessed_row_exponent(src, r0, prefix);
+    const int e = guess.exponent;
+    if (at.y == 0 && q == 0) {
+      dst.exponent[row] = e;
+      dst.outlier_threshold_bits[row] = guess.threshold_bits;
+    }
     RowStats stats;
+    bool candidates = false;
 #pragma unroll
-    for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
+    for (int v = 0; v < per_thread; ++v) stats.add_below(x[v], guess.threshold_bits, candidates);
     all_finite = stats.nonfinite == 0;
-    record_row_stats(stats, dst, row, q, any_nonfinite, path_word);
+    PanelCandidates found;
+    if (__any_sync(0xffffffffu, candidates)) found = record_candidates(panel, r, q, row, p0, guess.threshold_bits, dst);
+    record_row_stats(stats, dst, row, q, any_nonfinite, path_word, found);
     // Whether the FP16 path is already out, this block's own rows counted:
     // one read for the block, so that its pieces are all of one form.
     __shared__ bool in_tf32;
@@ -181,19 +243,44 @@ __global__ void __launch_bounds__(split_threads, 4)  // 5 a SM (48 registers): t
   }
 }
 
+// A routed row's slots in depth order (the host oracle adds its outliers'
+// products in that order). At most outlier_slots of them.
+__device__ __noinline__ void sort_outlier_slots(uint2* slots, std::uint32_t count) {
+  for (std::uint32_t s = 1; s < count; ++s) {
+    const uint2 v = slots[s];
+    std::uint32_t t = s;
+    for (; t > 0 && slots[t - 1].x > v.x; --t) slots[t] = slots[t - 1];
+    slots[t] = v;
+  }
+}
+
 // Row `row` of `op`: its range verdict from the statistics the split
 // gathered, and its exponent settled: a guess that does not hold the row
-// gives way to the exact exponent, and the row is listed for the second split.
+// gives way to the exact exponent, and the row is listed for the second
+// split. A row that takes the outlier route (egemm::routes_outliers) is
+// judged and scaled by its bulk, marked, and always split again (its
+// outliers leave its pieces).
 __device__ __forceinline__ void settle_row(const SplitOperand& op, index_t row, std::uint32_t* path_word) {
   if (row >= op.rows) return;
   RowStats stats;
   stats.max_bits = op.max_abs_bits[row];
   stats.min_inv = op.min_abs_inv_bits[row];
-  const RowRange range = stats.range();
-  record_row_verdict(op, row, range, path_word);
+  const RowRange bulk = stats.range();
+  const std::uint32_t candidates = op.outlier_state[row];
+  RowRange range = bulk;
+  if (candidates != 0) range.max_abs = fmaxf(bulk.max_abs, numerics::bits_to_float(op.outlier_max_bits[row]));
+  const bool routed = candidates != 0 && routes_outliers(range, bulk.max_abs, candidates, op.depth);
+  const RowRange pieces = routed ? bulk : range;
+  record_row_verdict(op, row, range, pieces, path_word);
   const int guess = op.exponent[row];
-  const int e = numerics::row_exponent(guess, range.max_abs, range.min_abs_nonzero);
-  if (e != guess) {
+  const int e = numerics::row_exponent(guess, pieces.max_abs, pieces.min_abs_nonzero);
+  if (routed) {
+    sort_outlier_slots(op.outlier_slots + row * numerics::outlier_slots, candidates);
+    op.outlier_state[row] = candidates | outlier_routed;
+    atomicAdd(op.outlier_lines, 1u);
+    atomicOr(path_word, path_sparse_outliers);
+  }
+  if (e != guess || routed) {
     op.exponent[row] = e;
     op.resplit_list[atomicAdd(op.resplit_count, 1u)] = static_cast<std::uint32_t>(row);
   }
@@ -277,6 +364,12 @@ __device__ __forceinline__ void resplit_item(const OperandRows& src, const Split
   if constexpr (Tf32) {
     write_row_values<SplitRule::tf32>(x, dst, row, p0, q, true);
   } else {
+    if ((dst.outlier_state[row] & outlier_routed) != 0) {  // its outliers are added apart
+      const std::uint32_t threshold_bits = dst.outlier_threshold_bits[row];
+#pragma unroll
+      for (int v = 0; v < per_thread; ++v)
+        if (numerics::is_outlier_candidate(x[v], threshold_bits)) x[v] = 0.0f;
+    }
     scale_row_values(x, dst.exponent[row]);
     write_row_values<SplitRule::round_scaled_lo>(x, dst, row, p0, q, false);
   }
