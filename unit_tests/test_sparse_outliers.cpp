@@ -15,6 +15,7 @@
 #include "egemm/path_selection.hpp"
 #include "egemm/reference.hpp"
 #include "support/matrices.hpp"
+#include "support/outlier_check.hpp"
 
 namespace egemm {
 namespace {
@@ -174,6 +175,29 @@ TEST(SparseOutliers, EveryTransposeGivesTheSameBits) {
       gemm(EmulatedFP32{}, ta, tb, m, n, k, 0.75f, ta == 'N' ? o.a.ptr() : at.ptr(), ta == 'N' ? m : k,
            tb == 'N' ? o.b.ptr() : bt.ptr(), tb == 'N' ? k : n, -1.5f, c.ptr(), m);
       EXPECT_EQ(c.data, first.data) << ta << tb;
+    }
+}
+
+// Each entry is the dense part's (the same call on the operands without
+// their routed outliers) plus the outliers' float64 sum, rounded once, in the
+// documented order, whatever the transposes, alpha and beta; an outlier
+// meeting an outlier counted once.
+TEST(SparseOutliers, EntriesAreTheDensePartPlusTheOutliersBitForBit) {
+  const index_t m = 70, n = 50, k = 768;
+  Operands o = uniform(m, n, k, test::fresh_seed());
+  scale_at(o.a, {{3, 40}, {3, 41}, {3, 500}, {9, 100}, {69, 767}});
+  scale_at(o.b, {{40, 2}, {100, 2}, {300, 2}, {41, 49}, {767, 0}});
+  const Matrix at = test::transposed(o.a), bt = test::transposed(o.b), c0 = test::random_matrix(m, n, test::fresh_seed());
+  for (char ta : {'N', 'T'})
+    for (char tb : {'N', 'T'}) {
+      const Matrix &a = ta == 'N' ? o.a : at, &b = tb == 'N' ? o.b : bt;
+      Matrix c = c0, dense_c = c0;
+      const GemmArgs g = make_gemm_args("test", ta, tb, m, n, k, 0.75f, a.ptr(), a.ld, b.ptr(), b.ld, -1.5f, c.ptr(), m);
+      const auto [dense_a, dense_b] = test::without_routed_outliers(g, a.data, b.data);
+      gemm(EmulatedFP32{}, ta, tb, m, n, k, 0.75f, dense_a.data(), a.ld, dense_b.data(), b.ld, -1.5f, dense_c.ptr(), m);
+      gemm(EmulatedFP32{}, ta, tb, m, n, k, 0.75f, a.ptr(), a.ld, b.ptr(), b.ld, -1.5f, c.ptr(), m);
+      EXPECT_EQ(c.data, test::dense_plus_outliers(g, dense_c.data)) << ta << tb;
+      EXPECT_NE(c.data, dense_c.data);
     }
 }
 
