@@ -57,71 +57,76 @@ __device__ __forceinline__ void mark_known_wide(const SplitOperand& dst, index_t
     atomicOr(path_word, path_not_fp16_scaled);
 }
 
-// What a panel row's outlier candidates add to its statistics, over its lanes.
+// The candidates among a thread's 16 values of panel row r (read again from
+// the staged panel, after the thread's pieces are written, so that little
+// else is live): counted on the row's state word, which hands out their
+// slots (the first outlier_slots of the row keep theirs), and their largest
+// on the row's word for it. Returns the panel row's count and largest (over
+// its lanes). Rows with candidates are rare; every lane of the warp calls it
+// (shuffles). The words come as pointers: with the operand's parameters by
+// reference the walking split kept a stack frame.
 struct PanelCandidates {
   std::uint32_t count = 0, max_bits = 0;
 };
-
-// The candidates among a thread's 16 values of panel row r (read again from
-// the staged panel): counted on the row's state word, which hands out their
-// slots (the first outlier_slots of the row keep theirs), and their largest
-// on the row's word for it. Out of line: rows with candidates are rare, and
-// the hot loop keeps its registers. Every lane of the warp calls it.
-__device__ __noinline__ PanelCandidates record_candidates(const Panel& panel, int r, int q, index_t row, index_t p0,
-                                                          std::uint32_t threshold_bits, const SplitOperand& dst) {
-  PanelCandidates mine;
-  const bool counted = row < dst.rows;
+__device__ __forceinline__ PanelCandidates record_candidates(const Panel& panel, int r, int q, index_t row, index_t p0,
+                                                             std::uint32_t threshold_bits, bool counted,
+                                                             std::uint32_t* state_words, std::uint32_t* max_words,
+                                                             uint2* slots) {
+  PanelCandidates c;
+#pragma unroll
   for (int v = 0; v < per_thread; ++v) {
     const float x = panel[r][panel_column(q, v / per_chunk, v % per_chunk)];
     if (counted && numerics::is_outlier_candidate(x, threshold_bits)) {
-      ++mine.count;
-      mine.max_bits = max(mine.max_bits, numerics::float_bits(x) & 0x7fffffffu);
+      ++c.count;
+      c.max_bits = max(c.max_bits, numerics::float_bits(x) & 0x7fffffffu);
     }
   }
-  if (mine.count != 0) {
-    std::uint32_t slot = atomicAdd(dst.outlier_state + row, mine.count);
-    atomicMax(dst.outlier_max_bits + row, mine.max_bits);
+  if (c.count != 0) {
+    std::uint32_t slot = atomicAdd(state_words + row, c.count);
+    atomicMax(max_words + row, c.max_bits);
+#pragma unroll 1
     for (int v = 0; v < per_thread && slot < static_cast<std::uint32_t>(numerics::outlier_slots); ++v) {
       const int column = panel_column(q, v / per_chunk, v % per_chunk);
       const float x = panel[r][column];
       if (!numerics::is_outlier_candidate(x, threshold_bits)) continue;
-      dst.outlier_slots[row * numerics::outlier_slots + slot++] =
-          make_uint2(static_cast<std::uint32_t>(p0 + column), numerics::float_bits(x));
+      slots[row * numerics::outlier_slots + slot++] = make_uint2(static_cast<std::uint32_t>(p0 + column), numerics::float_bits(x));
     }
   }
-  PanelCandidates panel_row = mine;
 #pragma unroll
   for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) {
-    panel_row.count += __shfl_xor_sync(0xffffffffu, panel_row.count, lanes);
-    panel_row.max_bits = max(panel_row.max_bits, __shfl_xor_sync(0xffffffffu, panel_row.max_bits, lanes));
+    c.count += __shfl_xor_sync(0xffffffffu, c.count, lanes);
+    c.max_bits = max(c.max_bits, __shfl_xor_sync(0xffffffffu, c.max_bits, lanes));
   }
-  return panel_row;
+  return c;
 }
 
-// A panel row's statistics, reduced over its lanes, into the row's words.
-// `candidates`: EmulatedFP32's split, whose maxima are its rows' bulks',
-// found some in this panel row (PanelCandidates). The row is known wide
-// once its bulk here does not fit, or it has more candidates here than the
-// outlier route takes and does not fit with them.
-__device__ __forceinline__ void record_row_stats(RowStats stats, const SplitOperand& dst, index_t row, int q,
-                                                 std::uint32_t* any_nonfinite, std::uint32_t* path_word,
-                                                 PanelCandidates candidates = {}) {
+// A row with more candidates in a panel than the outlier route takes, which
+// does not fit the FP16 split with them (`stats`: the panel row's bulk,
+// reduced), is known wide.
+__device__ __forceinline__ void record_candidates_verdict(PanelCandidates c, RowStats stats, const SplitOperand& dst,
+                                                          index_t row, std::uint32_t* path_word) {
+  if (c.count <= static_cast<std::uint32_t>(numerics::max_outliers_per_row(dst.depth))) return;
+  RowRange full = stats.range();
+  full.max_abs = numerics::bits_to_float(max(stats.max_bits, c.max_bits));
+  if (!fits_fp16_scaled(full)) mark_known_wide(dst, row, path_word);
+}
+
+// A panel row's statistics, reduced over its lanes, into the row's words
+// (EmulatedFP32's maxima are its rows' bulks': record_candidates adds the
+// rest). Returns them reduced.
+__device__ __forceinline__ RowStats record_row_stats(RowStats stats, const SplitOperand& dst, index_t row, int q,
+                                                     std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   stats.reduce_over_row_lanes();
-  if (q != 0 || row >= dst.rows) return;
+  if (q != 0 || row >= dst.rows) return stats;
   if (stats.max_bits != 0) {
     atomicMax(dst.max_abs_bits + row, stats.max_bits);
     atomicMax(dst.min_abs_inv_bits + row, stats.min_inv);
-    bool wide = !fits_fp16_scaled(stats.range());
-    if (!wide && candidates.count > static_cast<std::uint32_t>(numerics::max_outliers_per_row(dst.depth))) {
-      RowRange full = stats.range();
-      full.max_abs = numerics::bits_to_float(max(stats.max_bits, candidates.max_bits));
-      wide = !fits_fp16_scaled(full);
-    }
-    if (wide) mark_known_wide(dst, row, path_word);
+    if (!fits_fp16_scaled(stats.range())) mark_known_wide(dst, row, path_word);
   } else if (stats.min_inv != 0) {  // candidates only: the row's smallest still counts
     atomicMax(dst.min_abs_inv_bits + row, stats.min_inv);
   }
   if (stats.nonfinite) flag_nonfinite_row(dst, row, any_nonfinite);
+  return stats;
 }
 
 // Flags rows holding Inf or NaN from the values a thread holds (8 lanes per
@@ -177,9 +182,7 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
 #pragma unroll
     for (int v = 0; v < per_thread; ++v) stats.add_below(x[v], guess.threshold_bits, candidates);
     all_finite = stats.nonfinite == 0;
-    PanelCandidates found;
-    if (__any_sync(0xffffffffu, candidates)) found = record_candidates(panel, r, q, row, p0, guess.threshold_bits, dst);
-    record_row_stats(stats, dst, row, q, any_nonfinite, path_word, found);
+    stats = record_row_stats(stats, dst, row, q, any_nonfinite, path_word);
     // Whether the FP16 path is already out, this block's own rows counted:
     // one read for the block, so that its pieces are all of one form.
     __shared__ bool in_tf32;
@@ -189,6 +192,13 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
     tf32 = in_tf32;
     if (!tf32) scale_row_values(x, e, all_finite);
     if (threadIdx.x == 0) dst.panel_in_tf32[at.x * split_k_panels(dst) + at.y] = tf32 ? 1u : 0u;
+    write_row_values<Rule>(x, dst, row, p0, q, tf32, all_finite);
+    if (__any_sync(0xffffffffu, candidates)) {
+      const PanelCandidates c = record_candidates(panel, r, q, row, p0, guess.threshold_bits, row < dst.rows,
+                                                  dst.outlier_state, dst.outlier_max_bits, dst.outlier_slots);
+      if (q == 0 && row < dst.rows) record_candidates_verdict(c, stats, dst, row, path_word);
+    }
+    return;
   } else {
     if constexpr (Mode == PanelSplit::records_nonfinite) all_finite = record_nonfinite(x, row, src.rows, dst, any_nonfinite);
     if (at.y == 0 && q == 0) dst.exponent[row] = 0;
