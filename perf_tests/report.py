@@ -31,7 +31,8 @@ Figures: fig7_error.png (error vs SGEMM, square), fig8_square.png,
 fig9_skewed.png, fig_wide.png (inputs spread over many binades: error and
 non-finite outputs) and headline.png (EmulatedFP32 and NormwiseFP32 against
 cuBLAS SGEMM and the four-call emulation: speed and error, square sizes).
-Inputs come from the benchmark name's first part (`uniform/...`, `wide/...`).
+Inputs come from the benchmark name's first part (`uniform/...`, `wide/...`,
+`outliers4/...` to `outliers6/...`: uniform with one entry in 10^4..10^6 times 2^20).
 Speed ratios are against cuBLAS SGEMM (`cublas_sgemm`) of the same
 measurement (file, or `measured` date in a merged file), or for bench_kokkos
 (`kokkos/...`) against its stock KokkosBlas::gemm. When several files hold the
@@ -75,7 +76,7 @@ def suite_entries(path):
 def entry_key(b):
     name_parts = b["name"].split("/")
     method = b.get("label") or name_parts[0]
-    inputs = name_parts[0] if name_parts[0] in ("uniform", "wide") else "uniform"
+    inputs = name_parts[0] if name_parts[0] in INPUTS else "uniform"
     return inputs, method, (int(b["M"]), int(b["N"]), int(b["K"]))
 
 
@@ -164,7 +165,11 @@ def fmt(x, spec):
     return "—" if x is None else format(x, spec)
 
 
-INPUTS = {"uniform": "uniform [-1, 1] inputs", "wide": "wide inputs (exponents spread over 2^-16..2^16)"}
+INPUTS = {"uniform": "uniform [-1, 1] inputs", "wide": "wide inputs (exponents spread over 2^-16..2^16)",
+          "outliers4": "uniform inputs, one entry in 10^4 times 2^20",
+          "outliers5": "uniform inputs, one entry in 10^5 times 2^20",
+          "outliers6": "uniform inputs, one entry in 10^6 times 2^20"}
+OUTLIER_INPUTS = ("outliers4", "outliers5", "outliers6")
 
 
 def regime_cell(r, key, sgemm_row):
@@ -383,6 +388,29 @@ def wide_table(rows):
     return "\n".join(out) + "\n"
 
 
+def outlier_table(rows):
+    """Sparse-outlier inputs: each method's speed (x SGEMM) in every regime timed, and its errors
+    against SGEMM's of the same measurement (relative Frobenius and largest entry error vs float64)."""
+    picked = sorted((r for r in rows if r["inputs"] in OUTLIER_INPUTS),
+                    key=lambda r: (r["shape"], r["inputs"], not r["method"].startswith("egemm"), r["method"]))
+    if not picked:
+        return ""
+    index = {(r["inputs"], r["method"], r["shape"]): r for r in rows}
+    out = ["| shape | inputs | method | median | rested | sustained | rel. Frobenius error (x SGEMM's) | "
+           "max error (x SGEMM's) | Inf/NaN outputs |", "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in picked:
+        sgemm = index.get((r["inputs"], "cublas_sgemm", r["shape"]))
+        def vs(key):
+            mine, base = r.get(key), sgemm.get(key) if sgemm else None
+            if mine is None:
+                return "—"
+            return f"{mine:.2e} ({mine / base:.2f}x)" if base else f"{mine:.2e}"
+        cells = [regime_cell(r, k, r["baseline"]) for k in ("tflops", "tflops_rested", "tflops_sustained")]
+        out.append(f"| {shape_label(r['shape'])} | {r['inputs']} | {r['method']} | " + " | ".join(cells) +
+                   f" | {vs('rel_fro_err')} | {vs('max_abs_err')} | {fmt(r['nonfinite'], '.0f')} |")
+    return "\n".join(out) + "\n"
+
+
 def case_study_table(path):
     """egemm_kmeans / egemm_knn --csv: one row per program and size."""
     with open(path) as f:
@@ -487,6 +515,11 @@ def write_record(d, no_plots):
     t = wide_table(rows)
     if t:
         w.append("## Wide inputs (exponents spread over 2^-16..2^16)\n\n" + t)
+    t = outlier_table(rows)
+    if t:
+        w.append("## Sparse outliers (uniform inputs, one entry in 10^4..10^6 times 2^20)\n\n"
+                 "TFLOP/s (x cuBLAS SGEMM) in each regime; errors against float64, each with its ratio to "
+                 "SGEMM's on the same inputs.\n\n" + t)
     cases = os.path.join(d, "case_studies.csv")
     if os.path.exists(cases):
         w.append("## Case studies: kMeans and kNN through KokkosBlas::gemm (perf_tests/case_studies)\n\n"

@@ -37,11 +37,14 @@ std::string describe(const GemmArgs& g) {
 }
 
 std::string describe_path_choice(const char* backend, const GemmArgs& args, EmulationPath path, index_t wide_rows_a,
-                                 index_t wide_columns_b) {
+                                 index_t wide_columns_b, index_t outlier_rows_a, index_t outlier_columns_b) {
   std::string s = std::string(backend) + " EmulatedFP32 " + describe(args) + " -> " + path_name(path);
   if (path == EmulationPath::fp16_scaled && wide_rows_a + wide_columns_b > 0)
     s += ", float64 for " + std::to_string(wide_rows_a) + " wide rows of op(A), " + std::to_string(wide_columns_b) +
          " wide columns of op(B)";
+  if (path == EmulationPath::fp16_scaled && outlier_rows_a + outlier_columns_b > 0)
+    s += ", sparse outliers apart in " + std::to_string(outlier_rows_a) + " rows of op(A), " +
+         std::to_string(outlier_columns_b) + " columns of op(B)";
   return s;
 }
 

@@ -28,21 +28,58 @@ int emulated_fp32_guessed_exponent(const OperandRows& rows, index_t r) {
   return numerics::guessed_exponent(prefix_max);
 }
 
+RowOutliers row_outliers(const OperandRows& rows, index_t r) {
+  numerics::TopTwo prefix;
+  for (index_t p = 0; p < std::min<index_t>(rows.depth, numerics::exponent_guess_values); ++p)
+    prefix.add(numerics::is_finite(rows(r, p)) ? std::fabs(rows(r, p)) : 0.0f);
+  RowOutliers out;
+  out.threshold = numerics::outlier_threshold(prefix.second);
+  const std::uint32_t threshold_bits = numerics::float_bits(out.threshold);
+  for (index_t p = 0; p < rows.depth; ++p) {
+    const float x = rows(r, p);
+    if (numerics::is_outlier_candidate(x, threshold_bits))
+      ++out.count;
+    else if (numerics::is_finite(x))
+      out.bulk_max = std::max(out.bulk_max, std::fabs(x));
+  }
+  return out;
+}
+
+bool emulated_fp32_routes_outliers(const OperandRows& rows, index_t r) {
+  const RowOutliers o = row_outliers(rows, r);
+  return o.count > 0 && routes_outliers(row_range(rows, r), o.bulk_max, o.count, rows.depth);
+}
+
 int emulated_fp32_row_exponent(const OperandRows& rows, index_t r) {
   const RowRange range = row_range(rows, r);
-  return numerics::row_exponent(emulated_fp32_guessed_exponent(rows, r), range.max_abs, range.min_abs_nonzero);
+  const RowOutliers o = row_outliers(rows, r);
+  const float max_abs = routes_outliers(range, o.bulk_max, o.count, rows.depth) ? o.bulk_max : range.max_abs;
+  return numerics::row_exponent(emulated_fp32_guessed_exponent(rows, r), max_abs, range.min_abs_nonzero);
 }
 
 OperandRangeVerdict range_verdict(const OperandRows& rows) {
   OperandRangeVerdict v;
-  for (index_t r = 0; r < rows.rows; ++r) v.add(row_range(rows, r));
+  for (index_t r = 0; r < rows.rows; ++r) {
+    const RowRange range = row_range(rows, r);
+    const RowOutliers o = row_outliers(rows, r);
+    v.add(range, routes_outliers(range, o.bulk_max, o.count, rows.depth), o.count);
+  }
   return v;
 }
 
 EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
                                  index_t lda, const float* b, index_t ldb) {
+  return emulated_fp32_choice(trans_a, trans_b, m, n, k, a, lda, b, ldb).path;
+}
+
+EmulatedFp32Choice emulated_fp32_choice(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
+                                        index_t lda, const float* b, index_t ldb) {
   const GemmArgs g = make_operand_args("egemm::emulated_fp32_path", trans_a, trans_b, m, n, k, a, lda, b, ldb);
-  return choose_emulation_path(range_verdict(g.a_rows()), range_verdict(g.b_cols()));
+  EmulatedFp32Choice c;
+  c.a = range_verdict(g.a_rows());
+  c.b = range_verdict(g.b_cols());
+  c.path = choose_emulation_path(c.a, c.b);
+  return c;
 }
 
 namespace {

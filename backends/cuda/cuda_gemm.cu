@@ -132,6 +132,15 @@ void carve_pieces(WorkspaceCarver& carver, int pieces, std::size_t piece_bytes, 
   }
 }
 
+// EmulatedFP32's outlier thresholds and slots (split_operand.hpp): written
+// before they are read, never zeroed.
+void carve_outlier_slots(WorkspaceCarver& carver, SplitPair& s) {
+  for (SplitOperand* op : {&s.a, &s.b}) {
+    op->outlier_threshold_bits = carver.take<std::uint32_t>(static_cast<std::size_t>(op->rows_pad));
+    op->outlier_slots = carver.take<uint2>(static_cast<std::size_t>(op->rows_pad * numerics::outlier_slots));
+  }
+}
+
 // NormwiseFP32's column sums (split_operand.hpp), written by the digits'
 // split and read by the route's cross kernel, before the pieces' space.
 void carve_column_sums(WorkspaceCarver& carver, SplitPair& s) {
@@ -156,7 +165,7 @@ constexpr std::size_t piece_bytes_of() {
 // EGEMM_LOG=debug: EmulatedFP32's path (or NormwiseFP32's route) as the
 // device chose it, and the wide rows the FP16 path recomputes.
 struct PathReport {
-  std::uint32_t word = 0, wide_a = 0, wide_b = 0;
+  std::uint32_t word = 0, wide_a = 0, wide_b = 0, outlier_a = 0, outlier_b = 0;
   numerics::Int8CrossTerms cross;  // NormwiseFP32: the cross rule's sums its route held against the bound
 };
 
@@ -207,6 +216,8 @@ void copy_back_report(const SplitPair& s, const std::uint32_t* path_word, PathRe
   copy_back(report.word, path_word);
   copy_back(report.wide_a, s.a.wide_count);
   copy_back(report.wide_b, s.b.wide_count);
+  copy_back(report.outlier_a, s.a.outlier_lines);
+  copy_back(report.outlier_b, s.b.outlier_lines);
 }
 
 // A call's work in stream order, its scratch taken from `scratch` as it goes.
@@ -218,6 +229,7 @@ void enqueue_emulated_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   using traits = policy_traits<Policy>;
   SplitPair s = split_shape(g, split_depth_multiple_for(traits::split));
   carve_pieces(scratch, traits::pieces_per_operand, piece_bytes_of<Policy>(), s);
+  if (traits::id == PolicyId::emulated_fp32) carve_outlier_slots(scratch, s);
   carve_stats(scratch, s);
   const bool enqueue = !scratch.measures_only();
   if (enqueue) EGEMM_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, s.stats_bytes, stream));
@@ -261,6 +273,7 @@ void enqueue_normwise_gemm(const GemmArgs& g, WorkspaceCarver& scratch, cudaStre
   const std::size_t digits_end = scratch.size();
   scratch.rewind_to(pieces_at);
   carve_pieces(scratch, policy_traits<EmulatedFP32>::pieces_per_operand, piece_bytes_of<EmulatedFP32>(), fallback);
+  carve_outlier_slots(scratch, fallback);
   enqueue_split_and_gemm<EmulatedFP32>(g, fallback, path_word, scratch, stream, /*behind_route=*/true);
   scratch.extend_to(digits_end);
   if (enqueue && report != nullptr) {
@@ -337,7 +350,10 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
         enqueue_emulated_gemm<Policy>(part, scratch, stream, is_whole ? wanted : nullptr);
       });
   if (wanted != nullptr && whole)
-    log_debug([&] { return describe_path_choice("cuda", g, path_from_word(report.word), report.wide_a, report.wide_b); });
+    log_debug([&] {
+      return describe_path_choice("cuda", g, path_from_word(report.word), report.wide_a, report.wide_b, report.outlier_a,
+                                  report.outlier_b);
+    });
 }
 
 // EGEMM_SMALL_GEMM_FALLBACK=0 (or the tuning's small_gemm_fallback = false)

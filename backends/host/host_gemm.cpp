@@ -12,6 +12,7 @@
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
 #include "egemm/numerics/epilogue.hpp"
+#include "egemm/numerics/outliers.hpp"
 #include "egemm/path_selection.hpp"
 
 namespace egemm::host {
@@ -40,6 +41,25 @@ void float64_entry(const GemmArgs& g, index_t i, index_t j) {
     s = ::fma(static_cast<double>(g.a[g.a_offset(i, p)]), static_cast<double>(g.b[g.b_offset(p, j)]), s);
   float* c = g.c + g.c_offset(i, j);
   *c = apply_alpha_beta(static_cast<float>(s), g.alpha, g.beta, c);
+}
+
+// C(i, j) += alpha * (the products of the routed outliers of row i of op(A)
+// with column j of op(B), then those of column j's routed outliers with row
+// i's other elements), summed in float64 in that order, each list in depth
+// order, and rounded once: EmulatedFP32's sparse outliers, which its pieces
+// left out (the dense part's entry is already in C). An outlier meeting an
+// outlier is counted once, in the first sum. The CUDA backend's outlier pass
+// (outlier_entries.cuh) does the same operations.
+void outlier_entry(const GemmArgs& g, const std::vector<std::pair<index_t, float>>& row_outliers,
+                   const std::vector<std::pair<index_t, float>>& column_outliers, index_t i, index_t j) {
+  double correction = 0.0;
+  for (const auto& [p, v] : row_outliers) correction = numerics::add_outlier_product(correction, v, g.b[g.b_offset(p, j)]);
+  for (const auto& [p, v] : column_outliers) {
+    const bool met = std::any_of(row_outliers.begin(), row_outliers.end(), [p = p](const auto& o) { return o.first == p; });
+    if (!met) correction = numerics::add_outlier_product(correction, g.a[g.a_offset(i, p)], v);
+  }
+  float* c = g.c + g.c_offset(i, j);
+  *c = numerics::add_outlier_correction(*c, g.alpha, correction);
 }
 
 // Rows of op(A) and columns of op(B) whose entries are recomputed in float64
@@ -97,6 +117,19 @@ void run_split_tiles(const GemmArgs& g, const WideRows& wide) {
       for (index_t i = 0; i < g.m; ++i)
         if ((wide.a_has(i) || wide.b_has(j)) && !A.nonfinite[i] && !B.nonfinite[j]) float64_entry(g, i, j);
   }
+  // EmulatedFP32's routed outliers, on the entries the passes above leave.
+  const auto routes = [](const PackedOperand& op) {
+    return std::any_of(op.outliers.begin(), op.outliers.end(), [](const auto& list) { return !list.empty(); });
+  };
+  if (routes(A) || routes(B)) {
+#pragma omp parallel for schedule(static)
+    for (index_t j = 0; j < g.n; ++j)
+      for (index_t i = 0; i < g.m; ++i) {
+        if (A.outliers[i].empty() && B.outliers[j].empty()) continue;
+        if (A.nonfinite[i] || B.nonfinite[j] || wide.a_has(i) || wide.b_has(j)) continue;
+        outlier_entry(g, A.outliers[i], B.outliers[j], i, j);
+      }
+  }
 }
 
 // Tiles of MR x NR, or one row (column) wide where op(A) (op(B)^T) has fewer
@@ -111,14 +144,17 @@ void run_split(const GemmArgs& g, const WideRows& wide = {}) {
   run_split_tiles<Policy, MR, NR>(g, wide);
 }
 
-// The rows of `rows` that do not fit the scaled FP16 split, and the verdict.
+// The rows of `rows` that do not fit the scaled FP16 split (those that take
+// the outlier route fit), and the verdict.
 OperandRangeVerdict wide_rows_of(const OperandRows& rows, std::vector<char>& wide) {
   OperandRangeVerdict v;
   wide.assign(static_cast<std::size_t>(rows.rows), 0);
   for (index_t r = 0; r < rows.rows; ++r) {
     const RowRange range = row_range(rows, r);
-    v.add(range);
-    wide[r] = fits_fp16_scaled(range) ? 0 : 1;
+    const RowOutliers o = row_outliers(rows, r);
+    const bool routed = routes_outliers(range, o.bulk_max, o.count, rows.depth);
+    v.add(range, routed, o.count);
+    wide[r] = routed || fits_fp16_scaled(range) ? 0 : 1;
   }
   return v;
 }
@@ -134,7 +170,9 @@ void run<EmulatedFP32>(const GemmArgs& g) {
   WideRows wide;
   const OperandRangeVerdict va = wide_rows_of(g.a_rows(), wide.a), vb = wide_rows_of(g.b_cols(), wide.b);
   const EmulationPath path = choose_emulation_path(va, vb);
-  log_debug([&] { return describe_path_choice("host", g, path, va.wide_rows, vb.wide_rows); });
+  log_debug([&] {
+    return describe_path_choice("host", g, path, va.wide_rows, vb.wide_rows, va.outlier_rows, vb.outlier_rows);
+  });
   if (va.wide_rows == 0) wide.a.clear();
   if (vb.wide_rows == 0) wide.b.clear();
   switch (path) {

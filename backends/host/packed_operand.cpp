@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "egemm/numerics/outliers.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
 #include "egemm/path_selection.hpp"
@@ -24,6 +25,7 @@ PackedOperand pack_operand(const OperandRows& src, int width, SplitRule rule, bo
   out.data.assign(static_cast<std::size_t>(out.pieces * out.panels * out.depth * width), 0.0f);
   out.exponent.assign(static_cast<std::size_t>(src.rows), 0);
   out.nonfinite.assign(static_cast<std::size_t>(src.rows), 0);
+  out.outliers.assign(static_cast<std::size_t>(src.rows), {});
   const index_t piece_stride = out.panels * out.depth * width;
 
 #pragma omp parallel for schedule(static)
@@ -33,10 +35,17 @@ PackedOperand pack_operand(const OperandRows& src, int width, SplitRule rule, bo
     const int e = scale_rows ? emulated_fp32_row_exponent(src, r) : 0;
     out.exponent[r] = e;
     out.nonfinite[r] = nonfinite;
+    // A routed row's outliers leave its pieces for the float64 pass.
+    std::uint32_t drop_bits = 0x7f800000u;  // nothing finite reaches it
+    if (scale_rows && emulated_fp32_routes_outliers(src, r)) drop_bits = numerics::float_bits(row_outliers(src, r).threshold);
 
     float* dst = out.data.data() + (r / width) * out.depth * width + r % width;
     for (index_t p = 0; p < src.depth; ++p) {
-      const float x = e != 0 ? numerics::scale_by_pow2(src(r, p), -e) : src(r, p);
+      float x = e != 0 ? numerics::scale_by_pow2(src(r, p), -e) : src(r, p);
+      if (numerics::is_outlier_candidate(src(r, p), drop_bits)) {
+        out.outliers[r].emplace_back(p, src(r, p));
+        x = 0.0f;
+      }
       float* slot = dst + p * width;
       if (rule == SplitRule::none) {
         slot[0] = x;

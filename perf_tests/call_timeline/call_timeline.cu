@@ -6,10 +6,10 @@
 // (activity_trace.hpp), so no profiler is needed.
 //
 //   egemm_call_timeline [--shapes 2048x2048x2048,...] [--policies EmulatedFP32,...] [--calls N]
-//                       [--inputs uniform|wide] [--csv FILE] [--plain-launches]
+//                       [--inputs uniform|wide|outliers4|outliers5|outliers6] [--csv FILE] [--plain-launches]
 //
 // Per shape, each policy and cuBLAS SGEMM run on fresh random inputs in
-// [-1, 1], or the suite's wide inputs (gemm_suite's DeviceProblem), are checked once against its float64
+// [-1, 1], or the suite's wide or sparse-outlier inputs (gemm_suite's DeviceProblem), are checked once against its float64
 // reference (C poisoned with NaN first; the tool exits 1 if a method leaves
 // an entry unwritten or its relative Frobenius error exceeds the method's
 // bound), are warmed up for at least 50 ms, then traced over
@@ -92,8 +92,13 @@ Options parse(int argc, char** argv) {
       if (o.calls < 1) throw std::invalid_argument("--calls: at least 1");
     } else if (arg == "--inputs" && has_value) {
       const std::string v = argv[++i];
-      if (v != "uniform" && v != "wide") throw std::invalid_argument("--inputs: uniform or wide, not '" + v + "'");
-      o.inputs = v == "wide" ? egemm::bench::Distribution::wide : egemm::bench::Distribution::uniform;
+      using egemm::bench::Distribution;
+      if (v == "uniform") o.inputs = Distribution::uniform;
+      else if (v == "wide") o.inputs = Distribution::wide;
+      else if (v == "outliers4") o.inputs = Distribution::outliers4;
+      else if (v == "outliers5") o.inputs = Distribution::outliers5;
+      else if (v == "outliers6") o.inputs = Distribution::outliers6;
+      else throw std::invalid_argument("--inputs: uniform, wide or outliers4..6, not '" + v + "'");
     } else if (arg == "--csv" && has_value) {
       o.csv = argv[++i];
     } else if (arg == "--plain-launches") {
@@ -101,7 +106,8 @@ Options parse(int argc, char** argv) {
     } else {
       throw std::invalid_argument("unknown or incomplete argument '" + arg +
                                   "'; usage: egemm_call_timeline [--shapes MxNxK,...] [--policies Tag,...] "
-                                  "[--calls N] [--inputs uniform|wide] [--csv FILE] [--plain-launches]");
+                                  "[--calls N] [--inputs uniform|wide|outliers4|outliers5|outliers6] [--csv FILE] "
+                                  "[--plain-launches]");
     }
   }
   return o;

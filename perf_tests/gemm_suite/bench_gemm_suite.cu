@@ -1,9 +1,11 @@
 // The GEMM suite: every EGEMM tag and every cuBLAS baseline on the paper's
-// shapes, uniform and wide-exponent inputs, in one run on one GPU.
+// shapes, uniform, wide-exponent and sparse-outlier inputs (device_problem.hpp),
+// in one run on one GPU.
 //
 //   egemm_bench_suite [--benchmark_filter=REGEX] [--benchmark_out=suite.json --benchmark_out_format=json]
 //
-// Names: <distribution>/<method>/<M>x<N>x<K>. Each benchmark first checks the
+// Names: <distribution>/<method>/<M>x<N>x<K>, the distribution uniform, wide,
+// outliers4, outliers5 or outliers6. Each benchmark first checks the
 // method's result (C poisoned with NaN, then error vs float64 and vs SGEMM),
 // then times `reps` runs with CUDA events over rotating input sets after a
 // warm-up of at least 50 ms (support/warm_up.hpp) and reports the median as
@@ -48,7 +50,16 @@ struct Case {
   Shape shape;
 };
 
-const char* dist_name(Distribution d) { return d == Distribution::uniform ? "uniform" : "wide"; }
+const char* dist_name(Distribution d) {
+  switch (d) {
+    case Distribution::uniform: return "uniform";
+    case Distribution::wide: return "wide";
+    case Distribution::outliers4: return "outliers4";
+    case Distribution::outliers5: return "outliers5";
+    case Distribution::outliers6: return "outliers6";
+  }
+  return "unknown";
+}
 
 // <distribution>/<method>/<M>x<N>x<K>, as registered and as the warnings name it.
 std::string benchmark_name(Distribution d, const std::string& method, const Shape& s) {
@@ -200,7 +211,8 @@ std::vector<std::string> method_names() {
 }
 
 const bool registered = [] {
-  for (Distribution d : {Distribution::uniform, Distribution::wide})
+  for (Distribution d : {Distribution::uniform, Distribution::wide, Distribution::outliers4, Distribution::outliers5,
+                         Distribution::outliers6})
     for (const Shape& s : suite_shapes())
       for (const std::string& m : method_names()) {
         const std::string name = benchmark_name(d, m, s);

@@ -19,11 +19,14 @@ __device__ std::uint64_t mix(std::uint64_t z) {  // splitmix64
   return z ^ (z >> 31);
 }
 
-__global__ void fill(float* x, std::size_t count, std::uint64_t seed, Distribution dist) {
+// outlier_below: an entry whose hash's low 32 bits fall below it is an
+// outlier (2^32 times the family's density; 0 for none).
+__global__ void fill(float* x, std::size_t count, std::uint64_t seed, Distribution dist, std::uint64_t outlier_below) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x) {
     const std::uint64_t z = mix((i + 1) * 0x9E3779B97F4A7C15ull ^ seed);
     float u = static_cast<float>((z >> 40) * (1.0 / 16777216.0)) * 2.0f - 1.0f;
     if (dist == Distribution::wide) u = ldexpf(u, static_cast<int>((z >> 8) % 33) - 16);
+    if ((z & 0xffffffffull) < outlier_below) u *= 0x1p20f;
     x[i] = u;
   }
 }
@@ -71,8 +74,9 @@ DeviceProblem::DeviceProblem(Shape shape, Distribution dist, std::uint64_t seed)
     float *a = nullptr, *b = nullptr;
     BENCH_CUDA(cudaMalloc(&a, na * 4));
     BENCH_CUDA(cudaMalloc(&b, nb * 4));
-    fill<<<grid, block>>>(a, na, seed + 2 * s, dist);
-    fill<<<grid, block>>>(b, nb, seed + 2 * s + 1, dist);
+    const auto outlier_below = static_cast<std::uint64_t>(outlier_density(dist) * 4294967296.0);
+    fill<<<grid, block>>>(a, na, seed + 2 * s, dist, outlier_below);
+    fill<<<grid, block>>>(b, nb, seed + 2 * s + 1, dist, outlier_below);
     BENCH_CUDA(cudaGetLastError());
     a_.push_back(a);
     b_.push_back(b);

@@ -10,7 +10,15 @@
 
 namespace egemm::bench {
 
-enum class Distribution { uniform, wide };  // [-1, 1); or that times 2^e, e uniform in [-16, 16]
+// uniform: [-1, 1); wide: that times 2^e, e uniform in [-16, 16]; outliers4,
+// 5, 6: uniform, with about one entry in 10^4, 10^5, 10^6 times 2^20 (sparse
+// outliers, as activations with outlier features carry).
+enum class Distribution { uniform, wide, outliers4, outliers5, outliers6 };
+
+// The share of entries an outlier family scales by 2^20 (0 for the others).
+inline double outlier_density(Distribution d) {
+  return d == Distribution::outliers4 ? 1e-4 : d == Distribution::outliers5 ? 1e-5 : d == Distribution::outliers6 ? 1e-6 : 0.0;
+}
 
 struct Shape {
   int m, n, k;

@@ -27,9 +27,10 @@ void log_debug(MakeMessage&& make) {
 std::string describe(const GemmArgs& args);
 
 // "<backend> EmulatedFP32 NT m=.. n=.. k=.. -> <path>", and on the FP16 path
-// how many wide rows of op(A) and columns of op(B) it recomputes in float64.
+// how many wide rows of op(A) and columns of op(B) it recomputes in float64
+// and how many rows and columns have their sparse outliers added apart.
 std::string describe_path_choice(const char* backend, const GemmArgs& args, EmulationPath path, index_t wide_rows_a,
-                                 index_t wide_columns_b);
+                                 index_t wide_columns_b, index_t outlier_rows_a = 0, index_t outlier_columns_b = 0);
 
 // "<backend> NormwiseFP32 NT m=.. n=.. k=.. -> <path> (cross terms digits=<hex> fp32=<hex>
 // pairs=<hex>: Q = <m n digits / (pairs fp32)>, the rule's bound <bound>)": the cross rule's sums

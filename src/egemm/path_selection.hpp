@@ -31,6 +31,7 @@
 #include "egemm/numerics/int8_cross_rule.hpp"
 #include "egemm/numerics/int8_digits.hpp"
 #include "egemm/numerics/int8_entries_rule.hpp"
+#include "egemm/numerics/outliers.hpp"
 #include "egemm/numerics/row_exponent.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
@@ -68,14 +69,39 @@ EGEMM_INLINE bool fits_tf32(RowRange r) {
   return r.max_abs <= numerics::tf32_max_finite && !(r.max_abs > 0.0f && r.max_abs < numerics::tf32_min_full_precision);
 }
 
+// A row's sparse outliers (numerics/outliers.hpp): the candidates' threshold,
+// how many there are, and the largest finite magnitude below the threshold
+// (the row's bulk; its smallest nonzero magnitude is the row's).
+struct RowOutliers {
+  float threshold = numerics::bits_to_float(0x7f800000u);  // +Inf: no candidate
+  float bulk_max = 0.0f;
+  unsigned count = 0;
+};
+
+// Whether a row with range `full` takes the outlier route: it does not fit
+// the scaled FP16 split, it would without its candidates, and they are at
+// most max_outliers_per_row(k). Its candidates are then zeroed in its pieces,
+// its exponent follows the bulk, and their products are added in float64.
+EGEMM_INLINE bool routes_outliers(RowRange full, float bulk_max, unsigned count, index_t k) {
+  return count > 0 && count <= static_cast<unsigned>(numerics::max_outliers_per_row(k)) && !fits_fp16_scaled(full) &&
+         fits_fp16_scaled(RowRange{bulk_max, full.min_abs_nonzero});
+}
+
 // Per-operand verdicts, reduced over all rows (columns).
 struct OperandRangeVerdict {
   index_t rows = 0;
-  index_t wide_rows = 0;  // rows that do not fit the scaled FP16 split
-  bool tf32 = true;       // every row within TF32's range
-  EGEMM_INLINE void add(RowRange r) {
+  index_t wide_rows = 0;     // rows that do not fit the scaled FP16 split (routed rows fit)
+  index_t outlier_rows = 0;  // rows that take the outlier route
+  index_t outliers = 0;      // ... and their outliers, in all
+  bool tf32 = true;          // every row within TF32's range
+  EGEMM_INLINE void add(RowRange r, bool routed = false, unsigned row_outliers = 0) {
     ++rows;
-    if (!fits_fp16_scaled(r)) ++wide_rows;
+    if (routed) {
+      ++outlier_rows;
+      outliers += row_outliers;
+    } else if (!fits_fp16_scaled(r)) {
+      ++wide_rows;
+    }
     tf32 = tf32 && fits_tf32(r);
   }
 };
@@ -98,6 +124,16 @@ EGEMM_INLINE EmulationPath choose_emulation_path(OperandRangeVerdict a, OperandR
 // inspect or test the choice. Validates like egemm::gemm.
 EmulationPath emulated_fp32_path(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
                                  index_t lda, const float* b, index_t ldb);
+
+// The path with each operand's verdict: how many rows of op(A) (columns of
+// op(B)) are wide, how many take the outlier route and with how many
+// outliers (host memory; validates like egemm::gemm).
+struct EmulatedFp32Choice {
+  EmulationPath path = EmulationPath::fp16_scaled;
+  OperandRangeVerdict a, b;
+};
+EmulatedFp32Choice emulated_fp32_choice(char trans_a, char trans_b, index_t m, index_t n, index_t k, const float* a,
+                                        index_t lda, const float* b, index_t ldb);
 
 // Whether every row of `rows` (host memory; k = rows.depth) passes
 // numerics::int8_digits_hold_row: its Int8Slices digits are at least as
@@ -132,11 +168,18 @@ RowRange row_range(const OperandRows& rows, index_t r, bool* nonfinite = nullptr
 // numerics::guessed_exponent of their largest finite magnitude).
 int emulated_fp32_guessed_exponent(const OperandRows& rows, index_t r);
 
+// Row r's sparse outliers (host memory; numerics/outliers.hpp).
+RowOutliers row_outliers(const OperandRows& rows, index_t r);
+
+// Whether row r takes the outlier route (routes_outliers of its range and outliers).
+bool emulated_fp32_routes_outliers(const OperandRows& rows, index_t r);
+
 // The exponent EmulatedFP32's FP16 split scales row r by (host memory;
-// numerics::row_exponent of the row's guess and range).
+// numerics::row_exponent of the row's guess and range, the bulk's range
+// for a row that takes the outlier route).
 int emulated_fp32_row_exponent(const OperandRows& rows, index_t r);
 
-// The verdict for one operand given as rows (host memory).
+// The verdict for one operand given as rows (host memory), outlier routes included.
 OperandRangeVerdict range_verdict(const OperandRows& rows);
 
 }  // namespace egemm

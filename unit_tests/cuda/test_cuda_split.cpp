@@ -35,6 +35,8 @@ struct DeviceOperand {
   test::DeviceBuffer<std::uint32_t> hi, lo;  // room for TF32 pieces
   test::DeviceBuffer<int> exponent;
   test::DeviceBuffer<std::uint32_t> panel_marks;
+  test::DeviceBuffer<std::uint32_t> outlier_thresholds;
+  test::DeviceBuffer<uint2> outlier_slots;
   cuda::SplitOperand dst;
 
   DeviceOperand(const test::Matrix& stored, bool rows_contiguous, index_t rows, index_t depth,
@@ -45,7 +47,9 @@ struct DeviceOperand {
         hi(static_cast<std::size_t>(round_up(rows, 32) * round_up(depth, 64))),
         lo(hi.size()),
         exponent(static_cast<std::size_t>(round_up(rows, 32))),
-        panel_marks(static_cast<std::size_t>(round_up(rows, 32) / 32 * ((round_up(depth, 64) + 127) / 128))) {
+        panel_marks(static_cast<std::size_t>(round_up(rows, 32) / 32 * ((round_up(depth, 64) + 127) / 128))),
+        outlier_thresholds(static_cast<std::size_t>(round_up(rows, 32))),
+        outlier_slots(static_cast<std::size_t>(round_up(rows, 32) * numerics::outlier_slots)) {
     // Poisoned, so that a piece, a padding zero or an exponent the split did not write shows
     // (lo-less rules leave lo as it is).
     test::cuda_ok(cudaMemset(hi.get(), 0x55, hi.size() * 4), "memset");
@@ -59,6 +63,8 @@ struct DeviceOperand {
     dst.depth_pad = round_up(depth, 64);
     dst.exponent = exponent.get();
     dst.panel_in_tf32 = panel_marks.get();
+    dst.outlier_threshold_bits = outlier_thresholds.get();
+    dst.outlier_slots = outlier_slots.get();
     EXPECT_EQ(panel_marks.size(), static_cast<std::size_t>(cuda::split_panels(dst)));
     cuda::place_split_stats(dst, words.get() + first_word);
   }
@@ -182,7 +188,10 @@ TEST(CudaSplit, BitwiseEqualToHostSplit) {
 // wide one (45 or 70 rows: one recomputed row at most), so the random values
 // stay at least 2^-8 in magnitude: beside row 1's 1000, a uniform draw below
 // 2^-18 would make row 1 wide too (in about 1 run of this test in 200).
-test::Matrix fp16_path_operand(index_t rows, index_t depth, bool rows_contiguous) {
+// With `outliers`, rows 10 and 11 also hold one value 2^30 above the rest
+// past their first values, row 12 one among them: wide for that value alone,
+// they take the outlier route (zero there in the pieces, scaled by their bulk).
+test::Matrix fp16_path_operand(index_t rows, index_t depth, bool rows_contiguous, bool outliers = false) {
   test::Matrix m = rows_contiguous ? test::random_matrix(rows, depth, test::fresh_seed())
                                    : test::random_matrix(depth, rows, test::fresh_seed());
   for (float& x : m.data)
@@ -193,6 +202,11 @@ test::Matrix fp16_path_operand(index_t rows, index_t depth, bool rows_contiguous
   for (index_t p = numerics::exponent_guess_values; p < depth; ++p) at(3, p) *= 0x1p20f;
   at(4, depth - 100) = 0x1p-27f;
   at(5, depth / 3) = 0x1p-40f;  // wide
+  if (outliers) {
+    at(10, depth - 7) = 0x1.8p30f;
+    at(11, 40) = -0x1p30f;
+    at(12, 5) = 0x1p31f;
+  }
   at(6, 3) = std::numeric_limits<float>::infinity();
   at(7, depth - 10) = std::numeric_limits<float>::quiet_NaN();
   for (index_t p = 0; p < depth; ++p) at(8, p) = p % 2 ? 0.0f : -0.0f;
@@ -238,13 +252,21 @@ void check_emulated_split(const test::Matrix& a_stored, bool a_rows_contiguous, 
       bool nonfinite = false;
       const RowRange range = row_range(op->host_rows, i, &nonfinite);
       any = any || nonfinite;
-      EXPECT_EQ(w[first + i], test::bits_of(range.max_abs)) << "largest |x| of row " << i;
+      // EmulatedFP32's word holds the largest below the row's outlier threshold (its bulk's).
+      const RowOutliers outliers = row_outliers(op->host_rows, i);
+      const bool routed = routes_outliers(range, outliers.bulk_max, outliers.count, depth);  // settled before the path
+      EXPECT_EQ(w[first + i], test::bits_of(outliers.bulk_max)) << "largest |x| of row " << i << " below its outliers";
       EXPECT_EQ(w[first + rows + i], range.min_abs_nonzero == 0.0f ? 0u : ~test::bits_of(range.min_abs_nonzero))
           << "smallest nonzero |x| of row " << i;
       const std::uint32_t flag = w[first + 2 * rows + i];
       EXPECT_EQ((flag & cuda::row_nonfinite) != 0, nonfinite) << "non-finite flag of row " << i;
-      EXPECT_EQ((flag & cuda::row_recomputed) != 0, !tf32 && !fits_fp16_scaled(range)) << "float64 flag of row " << i;
-      resplit += emulated_fp32_row_exponent(op->host_rows, i) != emulated_fp32_guessed_exponent(op->host_rows, i);
+      EXPECT_EQ((flag & cuda::row_recomputed) != 0, !tf32 && !routed && !fits_fp16_scaled(range))
+          << "float64 flag of row " << i;
+      const std::uint32_t state = *(w.data() + (op->dst.outlier_state - words.get()) + i);
+      EXPECT_EQ((state & cuda::outlier_routed) != 0, routed) << "outlier route of row " << i;
+      if (routed) EXPECT_EQ(state & cuda::outlier_count_mask, outliers.count) << "outliers of row " << i;
+      resplit += routed ||
+                 emulated_fp32_row_exponent(op->host_rows, i) != emulated_fp32_guessed_exponent(op->host_rows, i);
     }
     EXPECT_EQ(*(w.data() + (op->dst.resplit_count - words.get())), resplit) << "rows split again";
     if (!tf32) EXPECT_GE(resplit, 4u) << "the test's rows 1, 3, 4, 5 should miss their guess";
@@ -259,6 +281,19 @@ TEST(CudaSplit, EmulatedFp32SplitEqualsTheHostsOnTheFp16Path) {
     SCOPED_TRACE(a_rows_contiguous ? "op(A) rows contiguous" : "op(A) depth contiguous");
     const test::Matrix a = fp16_path_operand(45, depth, a_rows_contiguous);
     const test::Matrix b = fp16_path_operand(70, depth, !a_rows_contiguous);
+    check_emulated_split(a, a_rows_contiguous, 45, b, !a_rows_contiguous, 70, depth, EmulationPath::fp16_scaled);
+  }
+}
+
+// Rows wide only for one outlier each: split by their bulks with the outlier
+// zeroed, as the host oracle packs them.
+TEST(CudaSplit, EmulatedFp32SplitLeavesRoutedOutliersOut) {
+  EGEMM_REQUIRE_GPU();
+  const index_t depth = 300;  // at most one outlier a row (k / 256)
+  for (bool a_rows_contiguous : {true, false}) {
+    SCOPED_TRACE(a_rows_contiguous ? "op(A) rows contiguous" : "op(A) depth contiguous");
+    const test::Matrix a = fp16_path_operand(45, depth, a_rows_contiguous, true);
+    const test::Matrix b = fp16_path_operand(70, depth, !a_rows_contiguous, true);
     check_emulated_split(a, a_rows_contiguous, 45, b, !a_rows_contiguous, 70, depth, EmulationPath::fp16_scaled);
   }
 }

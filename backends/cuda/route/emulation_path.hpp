@@ -21,6 +21,10 @@ inline constexpr std::uint32_t path_not_tf32 = 2u;
 // NormwiseFP32 (int8_route.hpp): every row holds Int8Slices' digits, which
 // run; every kernel of EmulatedFP32's sequence behind them exits at once.
 inline constexpr std::uint32_t path_int8_digits = 4u;
+// EmulatedFP32: some row of op(A) or column of op(B) takes the outlier route
+// (numerics/outliers.hpp); on the FP16 path the special entries' pass adds
+// the routed outliers' products. The path itself is read from the bits above.
+inline constexpr std::uint32_t path_sparse_outliers = 8u;
 
 // choose_emulation_path over the reduced verdict bits, or NormwiseFP32's digits.
 __host__ __device__ inline EmulationPath path_from_word(std::uint32_t word) {
@@ -40,6 +44,11 @@ __device__ __forceinline__ bool route_taken(const std::uint32_t* word, bool digi
 // either bit; the flags are set before it runs.
 inline constexpr std::uint32_t row_nonfinite = 1u;
 inline constexpr std::uint32_t row_recomputed = 2u;
+
+// SplitOperand::outlier_state: the row takes the outlier route (its low bits
+// count its candidates, at most numerics::outlier_slots then).
+inline constexpr std::uint32_t outlier_routed = 0x80000000u;
+inline constexpr std::uint32_t outlier_count_mask = 0x7fffffffu;
 
 // A kernel gated on a path runs when `word` is null (no choice to make) or names `path`.
 __device__ __forceinline__ bool path_selected(const std::uint32_t* word, EmulationPath path) {

@@ -1,4 +1,4 @@
-// The one launch after the fused gemm that recomputes the entries it leaves alone.
+// The one launch after the fused gemm that recomputes the entries it leaves alone (and adds the sparse outliers it left out).
 #include "backends/cuda/special_entries/special_entries.hpp"
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 #include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/dependent_launch.hpp"
 #include "backends/cuda/runtime/device_facts.hpp"
+#include "backends/cuda/special_entries/outlier_entries.cuh"
 #include "backends/cuda/special_entries/special_values.cuh"
 #include "backends/cuda/special_entries/wide_rows.cuh"
 
@@ -25,6 +26,7 @@ __global__ void __launch_bounds__(fixup_threads) special_entries_kernel(const Ge
   if (path_word == nullptr || path_from_word(*path_word) != EmulationPath::fp16_scaled) return;
   wide_line_entries<true>(g, a, b, blockIdx.x, gridDim.x);   // listed rows of op(A)
   wide_line_entries<false>(g, a, b, blockIdx.x, gridDim.x);  // listed columns of op(B)
+  if ((*path_word & path_sparse_outliers) != 0) outlier_entries(g, a, b, blockIdx.x, gridDim.x);
 }
 
 // Two blocks per SM: enough for the rare work, cheap when there is none.

@@ -29,6 +29,7 @@
 #include "backends/cuda/split/split_operand.hpp"
 #include "backends/cuda/split/split_panel.cuh"
 #include "egemm/errors.hpp"
+#include "egemm/numerics/outliers.hpp"
 #include "egemm/numerics/row_exponent.hpp"
 
 namespace egemm::cuda {
@@ -56,17 +57,76 @@ __device__ __forceinline__ void mark_known_wide(const SplitOperand& dst, index_t
     atomicOr(path_word, path_not_fp16_scaled);
 }
 
-// A panel row's statistics, reduced over its lanes, into the row's words.
-__device__ __forceinline__ void record_row_stats(RowStats stats, const SplitOperand& dst, index_t row, int q,
-                                                 std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
+// The candidates among a thread's 16 values of panel row r (read again from
+// the staged panel, after the thread's pieces are written, so that little
+// else is live): counted on the row's state word, which hands out their
+// slots (the first outlier_slots of the row keep theirs), and their largest
+// on the row's word for it. Returns the panel row's count and largest (over
+// its lanes). Rows with candidates are rare; every lane of the warp calls it
+// (shuffles). The words come as pointers: with the operand's parameters by
+// reference the walking split kept a stack frame.
+struct PanelCandidates {
+  std::uint32_t count = 0, max_bits = 0;
+};
+__device__ __forceinline__ PanelCandidates record_candidates(const Panel& panel, int r, int q, index_t row, index_t p0,
+                                                             std::uint32_t threshold_bits, bool counted,
+                                                             std::uint32_t* state_words, std::uint32_t* max_words,
+                                                             uint2* slots) {
+  PanelCandidates c;
+#pragma unroll
+  for (int v = 0; v < per_thread; ++v) {
+    const float x = panel[r][panel_column(q, v / per_chunk, v % per_chunk)];
+    if (counted && numerics::is_outlier_candidate(x, threshold_bits)) {
+      ++c.count;
+      c.max_bits = max(c.max_bits, numerics::float_bits(x) & 0x7fffffffu);
+    }
+  }
+  if (c.count != 0) {
+    std::uint32_t slot = atomicAdd(state_words + row, c.count);
+    atomicMax(max_words + row, c.max_bits);
+#pragma unroll 1
+    for (int v = 0; v < per_thread && slot < static_cast<std::uint32_t>(numerics::outlier_slots); ++v) {
+      const int column = panel_column(q, v / per_chunk, v % per_chunk);
+      const float x = panel[r][column];
+      if (!numerics::is_outlier_candidate(x, threshold_bits)) continue;
+      slots[row * numerics::outlier_slots + slot++] = make_uint2(static_cast<std::uint32_t>(p0 + column), numerics::float_bits(x));
+    }
+  }
+#pragma unroll
+  for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) {
+    c.count += __shfl_xor_sync(0xffffffffu, c.count, lanes);
+    c.max_bits = max(c.max_bits, __shfl_xor_sync(0xffffffffu, c.max_bits, lanes));
+  }
+  return c;
+}
+
+// A row with more candidates in a panel than the outlier route takes, which
+// does not fit the FP16 split with them (`stats`: the panel row's bulk,
+// reduced), is known wide.
+__device__ __forceinline__ void record_candidates_verdict(PanelCandidates c, RowStats stats, const SplitOperand& dst,
+                                                          index_t row, std::uint32_t* path_word) {
+  if (c.count <= static_cast<std::uint32_t>(numerics::max_outliers_per_row(dst.depth))) return;
+  RowRange full = stats.range();
+  full.max_abs = numerics::bits_to_float(max(stats.max_bits, c.max_bits));
+  if (!fits_fp16_scaled(full)) mark_known_wide(dst, row, path_word);
+}
+
+// A panel row's statistics, reduced over its lanes, into the row's words
+// (EmulatedFP32's maxima are its rows' bulks': record_candidates adds the
+// rest). Returns them reduced.
+__device__ __forceinline__ RowStats record_row_stats(RowStats stats, const SplitOperand& dst, index_t row, int q,
+                                                     std::uint32_t* any_nonfinite, std::uint32_t* path_word) {
   stats.reduce_over_row_lanes();
-  if (q != 0 || row >= dst.rows) return;
+  if (q != 0 || row >= dst.rows) return stats;
   if (stats.max_bits != 0) {
     atomicMax(dst.max_abs_bits + row, stats.max_bits);
     atomicMax(dst.min_abs_inv_bits + row, stats.min_inv);
     if (!fits_fp16_scaled(stats.range())) mark_known_wide(dst, row, path_word);
+  } else if (stats.min_inv != 0) {  // candidates only: the row's smallest still counts
+    atomicMax(dst.min_abs_inv_bits + row, stats.min_inv);
   }
   if (stats.nonfinite) flag_nonfinite_row(dst, row, any_nonfinite);
+  return stats;
 }
 
 // Flags rows holding Inf or NaN from the values a thread holds (8 lanes per
@@ -111,13 +171,18 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
   bool all_finite = false;  // the thread's 16 values, where the mode learns it on the way
   if constexpr (Mode == PanelSplit::guessed_scaling) {
     __shared__ PrefixPanel prefix;
-    const int e = guessed_row_exponent(src, r0, prefix);
-    if (at.y == 0 && q == 0) dst.exponent[row] = e;
+    const RowGuess guess = guessed_row_exponent(src, r0, prefix);
+    const int e = guess.exponent;
+    if (at.y == 0 && q == 0) {
+      dst.exponent[row] = e;
+      dst.outlier_threshold_bits[row] = guess.threshold_bits;
+    }
     RowStats stats;
+    bool candidates = false;
 #pragma unroll
-    for (int v = 0; v < per_thread; ++v) stats.add(x[v]);
+    for (int v = 0; v < per_thread; ++v) stats.add_below(x[v], guess.threshold_bits, candidates);
     all_finite = stats.nonfinite == 0;
-    record_row_stats(stats, dst, row, q, any_nonfinite, path_word);
+    stats = record_row_stats(stats, dst, row, q, any_nonfinite, path_word);
     // Whether the FP16 path is already out, this block's own rows counted:
     // one read for the block, so that its pieces are all of one form.
     __shared__ bool in_tf32;
@@ -127,6 +192,13 @@ __device__ __forceinline__ void split_panel_of(const OperandRows& src, const Spl
     tf32 = in_tf32;
     if (!tf32) scale_row_values(x, e, all_finite);
     if (threadIdx.x == 0) dst.panel_in_tf32[at.x * split_k_panels(dst) + at.y] = tf32 ? 1u : 0u;
+    write_row_values<Rule>(x, dst, row, p0, q, tf32, all_finite);
+    if (__any_sync(0xffffffffu, candidates)) {
+      const PanelCandidates c = record_candidates(panel, r, q, row, p0, guess.threshold_bits, row < dst.rows,
+                                                  dst.outlier_state, dst.outlier_max_bits, dst.outlier_slots);
+      if (q == 0 && row < dst.rows) record_candidates_verdict(c, stats, dst, row, path_word);
+    }
+    return;
   } else {
     if constexpr (Mode == PanelSplit::records_nonfinite) all_finite = record_nonfinite(x, row, src.rows, dst, any_nonfinite);
     if (at.y == 0 && q == 0) dst.exponent[row] = 0;
@@ -181,19 +253,44 @@ __global__ void __launch_bounds__(split_threads, 4)  // 5 a SM (48 registers): t
   }
 }
 
+// A routed row's slots in depth order (the host oracle adds its outliers'
+// products in that order). At most outlier_slots of them.
+__device__ __noinline__ void sort_outlier_slots(uint2* slots, std::uint32_t count) {
+  for (std::uint32_t s = 1; s < count; ++s) {
+    const uint2 v = slots[s];
+    std::uint32_t t = s;
+    for (; t > 0 && slots[t - 1].x > v.x; --t) slots[t] = slots[t - 1];
+    slots[t] = v;
+  }
+}
+
 // Row `row` of `op`: its range verdict from the statistics the split
 // gathered, and its exponent settled: a guess that does not hold the row
-// gives way to the exact exponent, and the row is listed for the second split.
+// gives way to the exact exponent, and the row is listed for the second
+// split. A row that takes the outlier route (egemm::routes_outliers) is
+// judged and scaled by its bulk, marked, and always split again (its
+// outliers leave its pieces).
 __device__ __forceinline__ void settle_row(const SplitOperand& op, index_t row, std::uint32_t* path_word) {
   if (row >= op.rows) return;
   RowStats stats;
   stats.max_bits = op.max_abs_bits[row];
   stats.min_inv = op.min_abs_inv_bits[row];
-  const RowRange range = stats.range();
-  record_row_verdict(op, row, range, path_word);
+  const RowRange bulk = stats.range();
+  const std::uint32_t candidates = op.outlier_state[row];
+  RowRange range = bulk;
+  if (candidates != 0) range.max_abs = fmaxf(bulk.max_abs, numerics::bits_to_float(op.outlier_max_bits[row]));
+  const bool routed = candidates != 0 && routes_outliers(range, bulk.max_abs, candidates, op.depth);
+  const RowRange pieces = routed ? bulk : range;
+  record_row_verdict(op, row, range, pieces, path_word);
   const int guess = op.exponent[row];
-  const int e = numerics::row_exponent(guess, range.max_abs, range.min_abs_nonzero);
-  if (e != guess) {
+  const int e = numerics::row_exponent(guess, pieces.max_abs, pieces.min_abs_nonzero);
+  if (routed) {
+    sort_outlier_slots(op.outlier_slots + row * numerics::outlier_slots, candidates);
+    op.outlier_state[row] = candidates | outlier_routed;
+    atomicAdd(op.outlier_lines, 1u);
+    atomicOr(path_word, path_sparse_outliers);
+  }
+  if (e != guess || routed) {
     op.exponent[row] = e;
     op.resplit_list[atomicAdd(op.resplit_count, 1u)] = static_cast<std::uint32_t>(row);
   }
@@ -277,6 +374,12 @@ __device__ __forceinline__ void resplit_item(const OperandRows& src, const Split
   if constexpr (Tf32) {
     write_row_values<SplitRule::tf32>(x, dst, row, p0, q, true);
   } else {
+    if ((dst.outlier_state[row] & outlier_routed) != 0) {  // its outliers are added apart
+      const std::uint32_t threshold_bits = dst.outlier_threshold_bits[row];
+#pragma unroll
+      for (int v = 0; v < per_thread; ++v)
+        if (numerics::is_outlier_candidate(x[v], threshold_bits)) x[v] = 0.0f;
+    }
     scale_row_values(x, dst.exponent[row]);
     write_row_values<SplitRule::round_scaled_lo>(x, dst, row, p0, q, false);
   }

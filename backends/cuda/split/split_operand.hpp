@@ -53,10 +53,23 @@ struct SplitOperand {
   std::uint32_t* known_wide_count = nullptr; // ... how many rows are
   std::uint32_t* panel_arrivals = nullptr;   // Int8Slices: [row panels] k panels whose maxima are in (int8_split.cu)
   std::uint32_t* row_weight = nullptr;       // Int8Slices: [rows] sum of |N| / 256 (numerics::int8_row_weight)
+  // EmulatedFP32's sparse outliers (numerics/outliers.hpp). Its max_abs_bits
+  // is the largest finite |x| below the row's candidate threshold (the bulk's),
+  // and the candidates' largest is kept apart, so that a row without
+  // candidates costs no atomic more than before.
+  std::uint32_t* outlier_max_bits = nullptr; // [rows] bits of the candidates' largest |x|
+  std::uint32_t* outlier_state = nullptr;    // [rows] candidates counted (and slotted); outlier_routed once routed
+  std::uint32_t* outlier_lines = nullptr;    // how many rows are routed
   // Not statistics (no zeroing): EmulatedFP32's [split_panels(*this)] 1 where
   // the split wrote the panel's TF32 pieces rather than FP16 ones.
   std::uint32_t* panel_in_tf32 = nullptr;
   int* exponent = nullptr;                   // [rows_pad] the row was scaled by 2^-exponent before the split
+  // Not statistics either: EmulatedFP32's [rows_pad] candidate thresholds (as
+  // bits, written by the split's first k panel) and [rows_pad x
+  // numerics::outlier_slots] candidates, (depth, value bits) pairs, the first
+  // of each row in arrival order, sorted by depth once the row is routed.
+  std::uint32_t* outlier_threshold_bits = nullptr;
+  uint2* outlier_slots = nullptr;
   // Not statistics either (the digits' split writes every entry): NormwiseFP32's
   // column sums, per 32-row panel and depth index (row panel * depth_pad + p),
   // over the panel's rows (numerics/int8_cross_rule.hpp); null where not wanted.
@@ -106,7 +119,7 @@ inline index_t split_row_panels(index_t rows) {
 
 // How many statistics words an operand of `rows` rows takes.
 inline index_t split_stats_words(index_t rows) {
-  return 6 * rows + 3 + max_recomputed_rows(rows) + split_row_panels(rows);
+  return 8 * rows + 4 + max_recomputed_rows(rows) + split_row_panels(rows);
 }
 
 // Points op's statistics at `words` (split_stats_words(op.rows) of them);
@@ -123,6 +136,9 @@ inline std::uint32_t* place_split_stats(SplitOperand& op, std::uint32_t* words) 
   op.wide_list = words + 5 * op.rows + 3;
   op.panel_arrivals = op.wide_list + max_recomputed_rows(op.rows);
   op.row_weight = op.panel_arrivals + split_row_panels(op.rows);
+  op.outlier_max_bits = op.row_weight + op.rows;
+  op.outlier_state = op.outlier_max_bits + op.rows;
+  op.outlier_lines = op.outlier_state + op.rows;
   return words + split_stats_words(op.rows);
 }
 

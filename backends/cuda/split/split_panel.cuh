@@ -13,6 +13,7 @@
 #include "backends/cuda/route/emulation_path.hpp"
 #include "backends/cuda/sm80/mma_sm80.hpp"
 #include "backends/cuda/split/split_operand.hpp"
+#include "egemm/numerics/outliers.hpp"
 #include "egemm/numerics/row_exponent.hpp"
 #include "egemm/numerics/split.hpp"
 #include "egemm/numerics/tf32.hpp"
@@ -104,7 +105,14 @@ inline constexpr int guess_k = numerics::exponent_guess_values;
 static_assert(guess_k == threads_per_row * per_chunk, "a row's 8 lanes hold its prefix");
 using PrefixPanel = float[panel_rows][guess_k + 1];
 
-__device__ __forceinline__ int guessed_row_exponent(const OperandRows& src, index_t r0, PrefixPanel& prefix) {
+// A row's guessed exponent and its outlier candidates' threshold (as bits;
+// numerics/outliers.hpp), both from its first exponent_guess_values values.
+struct RowGuess {
+  int exponent;
+  std::uint32_t threshold_bits;
+};
+
+__device__ __forceinline__ RowGuess guessed_row_exponent(const OperandRows& src, index_t r0, PrefixPanel& prefix) {
   const bool rows_contiguous = src.row_stride == 1;
   const int t = static_cast<int>(threadIdx.x);
   constexpr int per_load = panel_rows * guess_k / split_threads;  // 4
@@ -119,12 +127,18 @@ __device__ __forceinline__ int guessed_row_exponent(const OperandRows& src, inde
   }
   __syncthreads();
   const int r = t / threads_per_row, q = t % threads_per_row;
-  float m = 0.0f;
+  numerics::TopTwo top;
 #pragma unroll
-  for (int c = 0; c < per_chunk; ++c) m = fmaxf(m, prefix[r][q * per_chunk + c]);
+  for (int c = 0; c < per_chunk; ++c) top.add(prefix[r][q * per_chunk + c]);
 #pragma unroll
-  for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, lanes));
-  return r0 + r < src.rows ? numerics::guessed_exponent(m) : 0;
+  for (int lanes = threads_per_row / 2; lanes > 0; lanes /= 2) {
+    numerics::TopTwo other;
+    other.first = __shfl_xor_sync(0xffffffffu, top.first, lanes);
+    other.second = __shfl_xor_sync(0xffffffffu, top.second, lanes);
+    top.merge(other);
+  }
+  if (r0 + r >= src.rows) return {0, 0x7f800000u};
+  return {numerics::guessed_exponent(top.first), numerics::float_bits(numerics::outlier_threshold(top.second))};
 }
 
 // The panel column of a thread's value (chunk g, element c): lanes of a row
@@ -146,6 +160,17 @@ struct RowStats {
     nonfinite |= finite ? 0u : 1u;
     max_bits = max(max_bits, finite ? abs_bits : 0u);
     min_inv = max(min_inv, finite && abs_bits != 0 ? ~abs_bits : 0u);
+  }
+  // add() for EmulatedFP32's split, whose largest magnitude is its bulk's:
+  // those below the row's outlier threshold (as bits, at most +Inf's, so
+  // below it means finite); `candidates` is set where a finite value reaches it.
+  __device__ __forceinline__ void add_below(float x, std::uint32_t threshold_bits, bool& candidates) {
+    const std::uint32_t abs_bits = numerics::float_bits(x) & 0x7fffffffu;
+    const bool finite = numerics::is_finite(x), below = abs_bits < threshold_bits;
+    nonfinite |= finite ? 0u : 1u;
+    max_bits = max(max_bits, below ? abs_bits : 0u);
+    min_inv = max(min_inv, finite && abs_bits != 0 ? ~abs_bits : 0u);
+    candidates = candidates || (finite && !below);
   }
   __device__ __forceinline__ void merge(const RowStats& o) {
     max_bits = max(max_bits, o.max_bits);
@@ -176,11 +201,13 @@ __device__ __forceinline__ void flag_nonfinite_row(const SplitOperand& dst, inde
 }
 
 // Row `row`'s part in EmulatedFP32's path choice: a row the scaled FP16
-// split cannot hold is counted (and listed, up to max_recomputed_rows); one
-// beyond TF32's range rules the TF32 path out.
-__device__ __forceinline__ void record_row_verdict(const SplitOperand& op, index_t row, RowRange range,
+// split cannot hold (`pieces`: the range its pieces carry, its bulk's where
+// it takes the outlier route) is counted (and listed, up to
+// max_recomputed_rows); one beyond TF32's range (`range`: all of it) rules
+// the TF32 path out.
+__device__ __forceinline__ void record_row_verdict(const SplitOperand& op, index_t row, RowRange range, RowRange pieces,
                                                    std::uint32_t* path_word) {
-  if (!fits_fp16_scaled(range)) {
+  if (!fits_fp16_scaled(pieces)) {
     const std::uint32_t slot = atomicAdd(op.wide_count, 1u);
     if (slot < static_cast<std::uint32_t>(max_recomputed_rows(op.rows))) op.wide_list[slot] = static_cast<std::uint32_t>(row);
   }
