@@ -1,0 +1,330 @@
+// EmulatedFP64's arithmetic (Ozaki scheme II), shared by the host oracle and
+// the CUDA kernels so both compute the same bits: the moduli, each row's
+// scaling from exactly reproducible statistics, the integers and their
+// symmetric residues, and the exact Chinese-remainder reconstruction.
+//
+// A row x of op(A) (column of op(B)) becomes X = RN(x 2^s), s chosen so that
+// ||X||_2 <= 2^beta + sqrt(k) / 2. By Cauchy-Schwarz every entry of the
+// integer product satisfies |C'| <= ||X_a|| ||X_b|| < M / 2, M the product
+// of the N moduli, so C' is fixed by its residues modulo the moduli, and
+// C' mod m_l = sum_p (X_a mod m_l)(X_b mod m_l) mod m_l: one INT8 product per
+// modulus (residues in [-128, 127], |products| <= 2^14, exact int32 sums for
+// k < 2^17). docs/numerics.md, "EmulatedFP64", has the error analysis.
+#pragma once
+
+#include <math.h>
+#include <stdint.h>
+
+#include "egemm/config.hpp"
+
+namespace egemm::numerics::crt {
+
+// At most 16 moduli: their product stays below 2^126, so the reconstruction
+// works in 128-bit integers.
+inline constexpr int max_moduli = 16;
+inline constexpr int min_moduli = 8;
+
+// Pairwise coprime, <= 256, largest first (256 = 2^8, 255 = 3 5 17,
+// 253 = 11 23, 247 = 13 19, 217 = 7 31, the rest prime).
+EGEMM_INLINE constexpr int modulus(int l) {
+  switch (l) {
+    case 0: return 256;
+    case 1: return 255;
+    case 2: return 253;
+    case 3: return 251;
+    case 4: return 247;
+    case 5: return 241;
+    case 6: return 239;
+    case 7: return 233;
+    case 8: return 229;
+    case 9: return 227;
+    case 10: return 223;
+    case 11: return 217;
+    case 12: return 211;
+    case 13: return 199;
+    case 14: return 197;
+    default: return 193;
+  }
+}
+
+// Deepest k whose int32 sums of residue products are exact: k 2^14 < 2^31.
+inline constexpr long long max_depth = (1LL << 17) - 1;
+
+// The statistics' fixed point: squares and magnitudes of x 2^-E (E the row's
+// exponent, below) in units of 2^-40, floored and summed as integers, so the
+// sums do not depend on the order they are taken in (k < 2^17: < 2^57).
+inline constexpr int stat_fraction_bits = 40;
+
+// What the split gathers per row: E with max |x| < 2^E (or none: all zero),
+// the fixed-point sums, and whether a value is Inf or NaN.
+struct RowStats {
+  int exponent;          // E; zero_row_exponent for a row of zeros
+  uint64_t squares;      // sum floor((x 2^-E)^2 2^40)
+  uint64_t magnitudes;   // sum floor(|x| 2^-E 2^40)
+  bool nonfinite;
+};
+
+// E of a row without a nonzero finite value.
+inline constexpr int zero_row_exponent = -(1 << 20);
+
+// The exponent E of one finite nonzero value: |x| < 2^E, 2^(E-1) <= |x|.
+EGEMM_INLINE int value_exponent(double x) {
+  int e = 0;
+  (void)::frexp(x, &e);
+  return e;
+}
+
+// One value's contribution to the fixed-point sums, given the row's E
+// (|x| < 2^E). The operations are IEEE multiplications by powers of two and
+// a product, each rounded once, then a floor: the same on host and device.
+// Values below 2^(E-20) contribute nothing to the squares (and below
+// 2^(E-40) nothing to the magnitudes), whatever the rounding of t.
+EGEMM_INLINE void add_to_sums(double x, int row_exponent, uint64_t& squares, uint64_t& magnitudes) {
+  const double t = ::ldexp(::fabs(x), -row_exponent);  // in [0, 1)
+  const double t40 = ::ldexp(t, stat_fraction_bits);
+  squares += static_cast<uint64_t>(::floor(t * t40));
+  magnitudes += static_cast<uint64_t>(::floor(t40));
+}
+
+// Number of bits of v (0 for 0).
+EGEMM_INLINE int bit_length(uint64_t v) {
+  int n = 0;
+  while (v != 0) {
+    ++n;
+    v >>= 1;
+  }
+  return n;
+}
+
+// beta: the 2-norm bound of the scaled rows, 2 beta + 2 <= log2 M (so
+// (2^beta + sqrt(k)/2)^2 < M / 4 for k < 2^17, beta >= 30), from the
+// moduli's product. Index: the number of moduli.
+EGEMM_INLINE constexpr int norm_bits(int moduli) {
+  switch (moduli) {
+    case 8: return 30;
+    case 9: return 34;
+    case 10: return 38;
+    case 11: return 42;
+    case 12: return 46;
+    case 13: return 50;
+    case 14: return 54;
+    case 15: return 57;
+    case 16: return 61;
+    default: return 0;
+  }
+}
+
+// The row's scale s: X = RN(x 2^s). From sum x^2 < (squares + k) 2^(2E - 40)
+// < 2^(L + 2E - 40), L = bit length of squares + k: ||x|| < 2^(ceil((L - 40)/2) + E),
+// so ||x 2^s|| <= 2^beta with s = beta - E - ceil((L - 40) / 2). A zero row: s = 0.
+EGEMM_INLINE int row_scale(const RowStats& r, long long k, int beta) {
+  if (r.magnitudes == 0) return 0;
+  const int L = bit_length(r.squares + static_cast<uint64_t>(k));
+  const int half = L - stat_fraction_bits >= 0 ? (L - stat_fraction_bits + 1) / 2 : -((stat_fraction_bits - L) / 2);
+  return beta - r.exponent - half;
+}
+
+// Whether the row spreads its mass over too few of its values for the
+// moduli's norm bound: rho^2 = k ||x||_2^2 / ||x||_1^2 (1 for equal
+// magnitudes, 4/3 uniform, pi/2 normal, up to k for one value) above
+// 4^spread_log2. Such rows' entries are computed in float64 instead. From
+// the fixed-point sums: the same answer on host and device.
+EGEMM_INLINE bool row_too_wide(const RowStats& r, long long k, int spread_log2) {
+  if (r.nonfinite) return false;  // recomputed anyway
+  if (r.magnitudes == 0) return false;  // a zero row (a nonzero one's largest value adds >= 2^39)
+  const double lhs = static_cast<double>(k) * static_cast<double>(r.squares) * 0x1p40;
+  const double l1 = static_cast<double>(r.magnitudes);
+  return lhs > ::ldexp(l1 * l1, 2 * spread_log2);
+}
+
+// Whether a product of a row of op(A) and a column of op(B) (exponents
+// Ea, Eb) may overflow FP64 in DGEMM's sum: |partial sums| < k 2^(Ea + Eb).
+// DGEMM's answer there (Inf, or NaN from Inf - Inf, where the exact sum may
+// be finite) is what the entry must be, so such entries are computed with
+// float64 fused multiply-adds, as DGEMM does.
+EGEMM_INLINE bool products_may_overflow(int ea, int eb, long long k) {
+  if (ea == zero_row_exponent || eb == zero_row_exponent) return false;
+  return ea + eb + bit_length(static_cast<uint64_t>(k)) > 1023;
+}
+
+// X = RN(x 2^s) as a signed integer, |X| <= 2^beta + 1/2 (< 2^62), round
+// half to even, from x's bits (exact: no floating-point rounding on the way).
+EGEMM_INLINE long long scaled_integer(double x, int s) {
+  if (x == 0.0) return 0;
+  int e = 0;
+  const double f = ::frexp(x, &e);  // x = f 2^e, |f| in [0.5, 1)
+  // |x| = mant 2^(e - 53), mant < 2^53 an integer.
+  const auto mant = static_cast<unsigned long long>(::ldexp(::fabs(f), 53));
+  const int shift = e - 53 + s;  // X = mant 2^shift
+  unsigned long long v;
+  if (shift >= 0) {
+    v = shift >= 62 ? 0 : mant << shift;  // shift >= 62 cannot happen for |X| <= 2^62
+  } else if (shift <= -55) {
+    v = 0;  // below half a unit
+  } else {
+    const int r = -shift;
+    const unsigned long long q = mant >> r;
+    const unsigned long long rem = mant - (q << r);
+    const unsigned long long half = 1ULL << (r - 1);
+    v = q + ((rem > half || (rem == half && (q & 1ULL) != 0)) ? 1ULL : 0ULL);
+  }
+  return x < 0 ? -static_cast<long long>(v) : static_cast<long long>(v);
+}
+
+// 2^21 mod m and 2^42 mod m, for the residues' three 21-bit digits.
+EGEMM_INLINE constexpr unsigned pow2_mod(int bits, unsigned m) {
+  unsigned r = 1;
+  for (int i = 0; i < bits; ++i) r = (r * 2u) % m;
+  return r;
+}
+
+// X mod m_l as a symmetric residue in [-128, 127] (256: [-128, 127]; odd
+// m: [-(m-1)/2, (m-1)/2]). |X| < 2^63 in three digits of 21 bits.
+template <int L>
+EGEMM_INLINE signed char residue(long long X) {
+  constexpr unsigned m = static_cast<unsigned>(modulus(L));
+  constexpr unsigned c1 = pow2_mod(21, m), c2 = pow2_mod(42, m);
+  const unsigned long long u = X < 0 ? static_cast<unsigned long long>(-X) : static_cast<unsigned long long>(X);
+  const auto d0 = static_cast<unsigned>(u & 0x1FFFFFu), d1 = static_cast<unsigned>((u >> 21) & 0x1FFFFFu),
+             d2 = static_cast<unsigned>(u >> 42);
+  unsigned r = (d2 * c2 + d1 * c1 + d0) % m;  // < 2^21 (256 + 256) + 2^21 < 2^31
+  if (X < 0 && r != 0) r = m - r;
+  // Odd m: r > (m - 1) / 2 maps down. 256: r >= 128 maps down, to [-128, -1].
+  const int sym = r >= (m + 1) / 2 ? static_cast<int>(r) - static_cast<int>(m) : static_cast<int>(r);
+  return static_cast<signed char>(sym);
+}
+
+// The reconstruction's constants for N moduli: M (as 4 32-bit limbs, low
+// first), 2^128 - M, and per modulus w_l = (M / m_l) ((M / m_l)^-1 mod m_l)
+// mod M (w_l = 1 mod m_l, 0 mod the others) in limbs and w_l / M in double.
+// Made on the host (make_constants) and passed to the kernels by value.
+struct Constants {
+  int moduli;
+  int beta;
+  uint32_t neg_m[4];                 // 2^128 - M
+  uint32_t w[max_moduli][4];
+  double w_over_m[max_moduli];       // w_l / M, rounded
+};
+
+// The moduli a call uses: 15 (beta = 57, four bits of margin over DGEMM's
+// rounding on rows of similar magnitudes), or EGEMM_FP64_MODULI (8..16;
+// fewer than 15 flag every uneven row for float64, docs/numerics.md).
+inline constexpr int default_moduli = 15;
+int moduli_for_calls();
+
+// The constants for `moduli` moduli (min_moduli..max_moduli), computed
+// exactly in 128-bit integers (src/crt_constants.cpp).
+Constants make_constants(int moduli);
+
+// Rows may spread their mass this far (row_too_wide) at `moduli` moduli:
+// rho <= 2^(beta - 55), so that the moduli's rounding error stays below
+// DGEMM's on such rows (docs/numerics.md, "EmulatedFP64").
+EGEMM_INLINE constexpr int spread_log2_for(int moduli) {
+  return norm_bits(moduli) - 55 > 0 ? norm_bits(moduli) - 55 : 0;
+}
+
+// C' from its residues P_l (any integers congruent to C' mod m_l, |P_l| < 2^31):
+// r_l = P_l mod m_l in [0, m_l); S = sum r_l w_l = C' mod M; q = the integer
+// nearest S / M, from sum r_l (w_l / M) in double (error < 2^-40, and S / M
+// lies within 1/4 + 2^-60 of an integer since |C'| < M / 4); C' = S - q M
+// computed modulo 2^128 (exact: |C'| < 2^126), returned rounded to double
+// once (round to nearest even). The caller's loop over l is unrolled, so
+// each m_l is a constant (its remainder a multiply, not a division).
+struct Accumulator {
+  unsigned long long limb[4] = {0, 0, 0, 0};  // sums of r_l w_l's 32-bit limbs: < 16 2^8 2^32 = 2^44
+  double quotient = 0.0;
+};
+
+template <int L>
+EGEMM_INLINE void accumulate(Accumulator& acc, int P, const Constants& k) {
+  constexpr int m = modulus(L);
+  int r = P % m;
+  if (r < 0) r += m;
+  const auto ru = static_cast<unsigned long long>(r);
+  acc.limb[0] += ru * k.w[L][0];
+  acc.limb[1] += ru * k.w[L][1];
+  acc.limb[2] += ru * k.w[L][2];
+  acc.limb[3] += ru * k.w[L][3];
+#if defined(__CUDA_ARCH__)
+  acc.quotient = __fma_rn(static_cast<double>(r), k.w_over_m[L], acc.quotient);
+#else
+  acc.quotient = ::fma(static_cast<double>(r), k.w_over_m[L], acc.quotient);
+#endif
+}
+
+// A 128-bit magnitude (4 limbs) rounded to the nearest double: its top 64
+// bits with the rest folded into a sticky bit, converted once (64 > 53 + 2
+// bits, so the conversion's rounding is the correct one), then scaled.
+EGEMM_INLINE double magnitude_to_double(const uint32_t v[4]) {
+  const unsigned long long hi = (static_cast<unsigned long long>(v[3]) << 32) | v[2];
+  const unsigned long long lo = (static_cast<unsigned long long>(v[1]) << 32) | v[0];
+  if (hi == 0) return static_cast<double>(lo);
+  int lz = 0;
+  while (((hi << lz) & (1ULL << 63)) == 0) ++lz;
+  const unsigned long long top = lz == 0 ? hi : (hi << lz) | (lo >> (64 - lz));
+  const unsigned long long rest = lz == 0 ? lo : lo << lz;
+  const unsigned long long sticky = rest != 0 ? 1ULL : 0ULL;
+  return ::ldexp(static_cast<double>(top | sticky), 64 - lz);
+}
+
+// C' rounded to double.
+EGEMM_INLINE double reconstruct(const Accumulator& acc, const Constants& k) {
+  const auto q = static_cast<unsigned long long>(::floor(acc.quotient + 0.5));  // < 2^12
+  unsigned long long t[4];
+  for (int j = 0; j < 4; ++j) t[j] = acc.limb[j] + q * k.neg_m[j];  // < 2^44 + 2^44
+  uint32_t v[4];
+  unsigned long long carry = 0;
+  for (int j = 0; j < 4; ++j) {
+    const unsigned long long s = t[j] + carry;
+    v[j] = static_cast<uint32_t>(s);
+    carry = s >> 32;
+  }  // the carry out of limb 3 is dropped: arithmetic modulo 2^128
+  const bool negative = (v[3] & 0x80000000u) != 0;
+  if (negative) {  // two's complement negation
+    unsigned long long c = 1;
+    for (int j = 0; j < 4; ++j) {
+      const unsigned long long s = static_cast<unsigned long long>(static_cast<uint32_t>(~v[j])) + c;
+      v[j] = static_cast<uint32_t>(s);
+      c = s >> 32;
+    }
+  }
+  const double mag = magnitude_to_double(v);
+  return negative ? -mag : mag;
+}
+
+// 2^e for e in FP64's normal range, from its bits.
+EGEMM_INLINE double pow2(int e) {
+  const auto bits = static_cast<unsigned long long>(e + 1023) << 52;
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(static_cast<long long>(bits));
+#else
+  double d;
+  __builtin_memcpy(&d, &bits, sizeof d);
+  return d;
+#endif
+}
+
+// x 2^e for an integer-valued x (|x| in [1, 2^127) or 0), rounded once:
+// one multiplication where 2^e is normal; else through 2^-1000 first (exact
+// for such x), then the rest, or past FP64's range (0 or Inf with x's sign).
+EGEMM_INLINE double unscale(double x, int e) {
+  if (e >= -1022 && e <= 1023) return x * pow2(e);
+  if (e > 1023) return x * pow2(1023) * 2.0;  // |x| >= 1: overflows as the true value does
+  const double y = x * pow2(-1000);            // exact: |y| in [2^-1000, 2^-873)
+  const int rest = e + 1000;                   // < -22
+  if (rest >= -1022) return y * pow2(rest);
+  return y * 0.0;  // below 2^-1895: rounds to a zero of x's sign
+}
+
+// C = alpha v (beta == 0: C not read), else fma(alpha, v, beta C).
+EGEMM_INLINE double alpha_beta(double v, double alpha, double beta, const double* c) {
+#if defined(__CUDA_ARCH__)
+  if (beta == 0.0) return __dmul_rn(alpha, v);
+  return __fma_rn(alpha, v, __dmul_rn(beta, *c));
+#else
+  if (beta == 0.0) return alpha * v;
+  return ::fma(alpha, v, beta * *c);
+#endif
+}
+
+}  // namespace egemm::numerics::crt
