@@ -33,11 +33,18 @@ void to_limbs(u128 v, uint32_t out[4]) {
   for (int j = 0; j < 4; ++j) out[j] = static_cast<uint32_t>(v >> (32 * j));
 }
 
-// v rounded to double (v < 2^128).
-double to_double(u128 v) {
-  uint32_t limbs[4];
-  to_limbs(v, limbs);
-  return magnitude_to_double(limbs);
+// floor(2^24 w / M) for w < M < 2^126, by long division (2^24 w may not fit 128 bits).
+uint32_t scaled_fraction(u128 w, u128 M) {
+  uint32_t q = 0;
+  for (int bit = 0; bit < 24; ++bit) {
+    w <<= 1;  // < 2M < 2^127
+    q <<= 1;
+    if (w >= M) {
+      w -= M;
+      q |= 1;
+    }
+  }
+  return q;
 }
 
 }  // namespace
@@ -51,16 +58,15 @@ Constants make_constants(int moduli) {
   u128 M = 1;
   for (int l = 0; l < moduli; ++l) M *= static_cast<u128>(modulus(l));
   to_limbs(-M, c.neg_m);  // 2^128 - M
-  const double m_double = to_double(M);
   for (int l = 0; l < moduli; ++l) {
     const long long m = modulus(l);
     const u128 Ml = M / static_cast<u128>(m);
     const long long y = inverse_mod(static_cast<long long>(Ml % static_cast<u128>(m)), m);
     const u128 w = (Ml * static_cast<u128>(y)) % M;  // Ml y < (M / m) m = M < 2^126
     to_limbs(w, c.w[l]);
-    c.w_over_m[l] = to_double(w) / m_double;
+    c.w_over_m[l] = scaled_fraction(w, M);
   }
-  for (int l = moduli; l < max_moduli; ++l) c.w_over_m[l] = 0.0;
+  for (int l = moduli; l < max_moduli; ++l) c.w_over_m[l] = 0;
   return c;
 }
 

@@ -15,6 +15,7 @@
 #include "egemm/errors.hpp"
 #include "egemm/gemm.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
+#include "egemm/numerics/float64_sum.hpp"
 #include "support/fp64_direct.hpp"
 #include "support/fp64_exact.hpp"
 #include "support/fp64_matrices.hpp"
@@ -287,7 +288,7 @@ TEST(EmulatedFP64Host, InfAndNanPropagateAsDgemm) {
     for (index_t i = 0; i < t.m; ++i) {
       const double c0 = c_in(i, j);
       const double want =
-          crt::alpha_beta(test::fma_dot(d.a_of(i), d.a_step, d.b_of(j), d.b_step, t.k), t.alpha, t.beta, &c0);
+          crt::alpha_beta(numerics::float64_dot(d.a_of(i), d.a_step, d.b_of(j), d.b_step, t.k), t.alpha, t.beta, &c0);
       if (std::isnan(want)) {
         EXPECT_TRUE(std::isnan(o.c(i, j))) << i << ", " << j;
       } else if (std::isinf(want)) {
@@ -344,7 +345,7 @@ TEST(EmulatedFP64Host, SubnormalInputsAndResults) {
 }
 
 // Rows spreading over 60 binades are too wide for the moduli: their entries
-// are DGEMM's arithmetic, bit for bit; the other rows still use the moduli.
+// are the float64 sums, bit for bit; the other rows still use the moduli.
 TEST(EmulatedFP64Host, WideRowsAreFloat64Sums) {
   Case64 t{'T', 'N', 16, 12, 500, 1.0, 0.0, 0};
   Operands64 o = operands(t, test::fresh_seed());
@@ -358,7 +359,24 @@ TEST(EmulatedFP64Host, WideRowsAreFloat64Sums) {
   gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, 1.0, o.a.ptr(), o.a.ld, o.b.ptr(), o.b.ld, 0.0, o.c.ptr(), o.c.ld);
   const test::DotOperands d = test::dot_operands(g);
   for (index_t j = 0; j < t.n; ++j)
-    EXPECT_EQ(test::bits_of(o.c(5, j)), test::bits_of(test::fma_dot(d.a_of(5), d.a_step, d.b_of(j), d.b_step, t.k)));
+    EXPECT_EQ(test::bits_of(o.c(5, j)),
+              test::bits_of(numerics::float64_dot(d.a_of(5), d.a_step, d.b_of(j), d.b_step, t.k)));
+}
+
+// The float64 sums (blocks of 32 fused multiply-adds, compensated total)
+// against DGEMM's one chain of fused multiply-adds, on long wide rows.
+TEST(EmulatedFP64Host, Float64SumsAtLeastAsAccurateAsOneChain) {
+  const index_t k = 20000;
+  std::vector<double> ours, chain, exact;
+  for (int t = 0; t < 200; ++t) {
+    const Matrix64 a = test::random_matrix64(k, 1, test::fresh_seed(), t % 2 ? Fill64::wide : Fill64::uniform);
+    const Matrix64 b = test::random_matrix64(k, 1, test::fresh_seed(), t % 2 ? Fill64::wide : Fill64::uniform);
+    ours.push_back(numerics::float64_dot(a.ptr(), 1, b.ptr(), 1, k));
+    chain.push_back(test::fma_dot(a.ptr(), 1, b.ptr(), 1, k));
+    exact.push_back(test::exact_dot(a.ptr(), 1, b.ptr(), 1, k));
+  }
+  EXPECT_LE(test::sample_error(ours, exact).rel_frobenius, test::sample_error(chain, exact).rel_frobenius);
+  EXPECT_LT(test::sample_error(ours, exact).rel_frobenius, 2e-16);
 }
 
 TEST(EmulatedFP64Host, BetaZeroNeverReadsCAlphaZeroNeverReadsAB) {
@@ -383,14 +401,14 @@ TEST(EmulatedFP64Host, ZeroRowsAndDepthOne) {
   EXPECT_EQ(c.data, (std::vector<double>{0.0, -6.0, 1.5, 0.0, 0.0, 0.0}));
 }
 
-// k beyond the moduli's exact int32 sums: DGEMM's arithmetic.
+// k beyond the moduli's exact int32 sums: the float64 sums.
 TEST(EmulatedFP64Host, DepthBeyondExactSumsIsFloat64) {
   const index_t k = crt::max_depth + 5;
   const Matrix64 a = test::random_matrix64(2, k, test::fresh_seed()), b = test::random_matrix64(k, 1, test::fresh_seed());
   Matrix64 c(2, 1);
   gemm(EmulatedFP64{}, 'N', 'N', 2, 1, k, 1.0, a.ptr(), 2, b.ptr(), k, 0.0, c.ptr(), 2);
-  EXPECT_EQ(c(0, 0), test::fma_dot(a.ptr(), 2, b.ptr(), 1, k));
-  EXPECT_EQ(c(1, 0), test::fma_dot(a.ptr() + 1, 2, b.ptr(), 1, k));
+  EXPECT_EQ(c(0, 0), numerics::float64_dot(a.ptr(), 2, b.ptr(), 1, k));
+  EXPECT_EQ(c(1, 0), numerics::float64_dot(a.ptr() + 1, 2, b.ptr(), 1, k));
 }
 
 TEST(EmulatedFP64Host, BadArgumentsThrowAndLeaveCUntouched) {

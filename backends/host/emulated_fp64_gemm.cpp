@@ -12,6 +12,7 @@
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
+#include "egemm/numerics/float64_sum.hpp"
 
 namespace egemm::host {
 namespace {
@@ -110,13 +111,13 @@ double reconstruct(const ResidueRows& A, index_t i, const ResidueRows& B, index_
 }  // namespace
 
 // C(i, j) = alpha * sum_p op(A)(i, p) op(B)(p, j) + beta C(i, j), the sum
-// with float64 fused multiply-adds in k order: what DGEMM computes, for
-// entries whose row or column holds Inf/NaN or spreads too far for the
-// moduli, or whose products may overflow (the CUDA backend's float64 kernel
-// does the same operations).
+// in float64 (numerics/float64_sum.hpp), for entries whose row or column
+// holds Inf/NaN or spreads too far for the moduli, or whose products may
+// overflow (the CUDA backend's float64 kernels do the same operations).
 void float64_entry(const GemmArgs64& g, index_t i, index_t j) {
-  double s = 0.0;
-  for (index_t p = 0; p < g.k; ++p) s = ::fma(g.a[g.a_offset(i, p)], g.b[g.b_offset(p, j)], s);
+  const OperandRows64 a = g.a_rows(), b = g.b_cols();
+  const double s = numerics::float64_dot(a.base + i * a.row_stride, a.depth_stride, b.base + j * b.row_stride,
+                                         b.depth_stride, g.k);
   double* c = g.c + g.c_offset(i, j);
   *c = crt::alpha_beta(s, g.alpha, g.beta, c);
 }

@@ -48,7 +48,9 @@ __global__ void pick_samples(long long* index, int count, long long entries, std
   if (t < count) index[t] = static_cast<long long>(mix64(seed + t) % static_cast<std::uint64_t>(entries));
 }
 
-// Dot2 (Ogita, Rump, Oishi): error-free products and sums in double-double.
+// Dot2 (Ogita, Rump, Oishi): error-free products and sums in double-double,
+// every operation rounded on its own (an FMA contracted into x*y + hi
+// would break the error-free transformations).
 __global__ void exact_entries(const double* a, const double* b, int m, int k, const long long* index, int count,
                               double* out) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -57,15 +59,15 @@ __global__ void exact_entries(const double* a, const double* b, int m, int k, co
   double hi = 0.0, lo = 0.0;
   for (int p = 0; p < k; ++p) {
     const double x = a[i + static_cast<long long>(p) * m], y = b[p + j * k];
-    const double prod = x * y;
-    const double prod_err = fma(x, y, -prod);
-    const double s = hi + prod;
-    const double bb = s - hi;
-    const double sum_err = (hi - (s - bb)) + (prod - bb);
+    const double prod = __dmul_rn(x, y);
+    const double prod_err = __fma_rn(x, y, -prod);
+    const double s = __dadd_rn(hi, prod);
+    const double bb = __dsub_rn(s, hi);
+    const double sum_err = __dadd_rn(__dsub_rn(hi, __dsub_rn(s, bb)), __dsub_rn(prod, bb));
     hi = s;
-    lo += sum_err + prod_err;
+    lo = __dadd_rn(lo, __dadd_rn(sum_err, prod_err));
   }
-  out[t] = hi + lo;
+  out[t] = __dadd_rn(hi, lo);
 }
 
 __global__ void gather(const double* c, const long long* index, int count, double* out) {
@@ -83,8 +85,8 @@ __global__ void sample_stats(const double* c, const long long* index, const doub
     atomicAdd(&stats[4], 1.0);
     return;
   }
-  atomicAdd(&stats[0], (v - r) * (v - r));
-  atomicAdd(&stats[1], r * r);
+  atomicAdd(&stats[0], __dmul_rn(v - r, v - r));
+  atomicAdd(&stats[1], __dmul_rn(r, r));
   auto* bits = reinterpret_cast<unsigned long long*>(stats);
   atomicMax(&bits[2], static_cast<unsigned long long>(__double_as_longlong(fabs(v - r))));
   if (isfinite(dgemm[t]))

@@ -156,7 +156,8 @@ TEST(CudaEmulatedFP64, SmallProblemsRunDgemm) {
   EXPECT_EQ(small_ours, small_dgemm);
   EXPECT_FALSE(emulated_fp64_uses_tensor_cores(256, 256, 256));
   EXPECT_TRUE(emulated_fp64_uses_tensor_cores(4096, 4096, 4096));
-  const auto [big_ours, big_dgemm] = both(2048);
+  EXPECT_FALSE(emulated_fp64_uses_tensor_cores(2048, 8192, 8192));
+  const auto [big_ours, big_dgemm] = both(4096);
   EXPECT_NE(big_ours, big_dgemm);
 }
 

@@ -10,6 +10,7 @@
 
 #include "egemm/gemm_args.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
+#include "egemm/numerics/float64_sum.hpp"
 #include "support/fp64_exact.hpp"
 
 namespace egemm::test {
@@ -50,7 +51,8 @@ inline double direct_entry(const GemmArgs64& g, const DirectRows& A, const Direc
   const OperandRows64 a = g.a_rows(), b = g.b_cols();
   const DotOperands d = dot_operands(g);
   if (A.float64[i] || B.float64[j] || crt::products_may_overflow(A.stats[i].exponent, B.stats[j].exponent, g.k))
-    return crt::alpha_beta(fma_dot(d.a_of(i), d.a_step, d.b_of(j), d.b_step, g.k), g.alpha, g.beta, &c_in);
+    return crt::alpha_beta(numerics::float64_dot(d.a_of(i), d.a_step, d.b_of(j), d.b_step, g.k), g.alpha, g.beta,
+                           &c_in);
   __int128 sum = 0;
   for (index_t p = 0; p < g.k; ++p)
     sum += static_cast<__int128>(crt::scaled_integer(a(i, p), A.scale[i])) *

@@ -5,7 +5,7 @@
 // each entry's int32 products once, reconstructs it exactly, unscales it and
 // applies alpha/beta; entries of rows or columns with Inf/NaN or too wide a
 // spread (listed by the split, on the device) are computed with float64
-// fused multiply-adds as DGEMM does. Small problems run cuBLAS DGEMM. All on
+// float64 sums at least as accurate as DGEMM's. Small problems run cuBLAS DGEMM. All on
 // the caller's stream, no host read of device data (except the debug log's
 // counts, when EGEMM_LOG=debug and the stream is not being captured).
 #include <cuda_runtime.h>
@@ -25,6 +25,7 @@
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
+#include "egemm/numerics/float64_sum.hpp"
 
 namespace egemm::cuda {
 namespace {
@@ -44,9 +45,10 @@ struct Fp64Operand {
   int* scale = nullptr;             // s: X = RN(x 2^s)
   int* exponent = nullptr;          // E (crt::zero_row_exponent: a zero row)
   unsigned char* float64 = nullptr; // 1: Inf/NaN in the row, 2: too wide; its entries are float64 sums
-  index_t* list = nullptr;          // the flagged rows, list_count of them
   unsigned* counts = nullptr;       // [0]: flagged rows, [1]: of them with Inf/NaN
   double* transposed = nullptr;     // the rows k-contiguous where the operand stores them strided
+  const double* rows_base = nullptr;  // the rows k-contiguous: row r at rows_base + r * rows_ld
+  index_t rows_ld = 0;
 };
 
 // --- transpose: rows whose values are strided become k-contiguous ----------------------
@@ -82,7 +84,8 @@ __device__ T block_reduce(T v, Op op, T* shared) {
 }
 
 template <int L>
-__device__ __forceinline__ void write_residues(signed char* out, index_t plane, int moduli, const long long X[4]) {
+__device__ __forceinline__ void write_residues(signed char* out, index_t plane, int moduli,
+                                               const crt::ResidueDigits X[4]) {
   if (L >= moduli) return;
   char4 r;
   r.x = crt::residue<L>(X[0]);
@@ -93,8 +96,8 @@ __device__ __forceinline__ void write_residues(signed char* out, index_t plane, 
 }
 
 template <int... L>
-__device__ __forceinline__ void write_all_residues(signed char* out, index_t plane, int moduli, const long long X[4],
-                                                   std::integer_sequence<int, L...>) {
+__device__ __forceinline__ void write_all_residues(signed char* out, index_t plane, int moduli,
+                                                   const crt::ResidueDigits X[4], std::integer_sequence<int, L...>) {
   (write_residues<L>(out, plane, moduli, X), ...);
 }
 
@@ -141,9 +144,8 @@ __global__ void __launch_bounds__(split_threads) split_kernel(const double* __re
     op.scale[r] = scale;
     op.exponent[r] = s.exponent;
     op.float64[r] = flag;
-    if (flag != 0) {
-      const unsigned at = atomicAdd(&op.counts[0], 1u);
-      op.list[at] = r;
+    if (flag != 0) {  // counted for the debug log
+      atomicAdd(&op.counts[0], 1u);
       if (flag == 1) atomicAdd(&op.counts[1], 1u);
     }
   }
@@ -152,9 +154,9 @@ __global__ void __launch_bounds__(split_threads) split_kernel(const double* __re
   const index_t plane = op.rows * op.depth_pad;
   signed char* out = op.residues + r * op.depth_pad;
   for (index_t p = 4 * static_cast<index_t>(threadIdx.x); p < op.depth_pad; p += 4 * split_threads) {
-    long long X[4];
+    crt::ResidueDigits X[4];
 #pragma unroll
-    for (int q = 0; q < 4; ++q) X[q] = p + q < k ? crt::scaled_integer(row[p + q], scale) : 0;
+    for (int q = 0; q < 4; ++q) X[q] = crt::residue_digits(p + q < k ? crt::scaled_integer(row[p + q], scale) : 0);
     write_all_residues(out + p, plane, moduli, X, std::make_integer_sequence<int, crt::max_moduli>{});
   }
 }
@@ -169,18 +171,7 @@ struct EntryArgs {
   double alpha, beta;
   double* c;
   index_t ldc;
-  // The operands as given, for entries whose products may overflow (float64 sums inline).
-  const double* a_base;
-  index_t a_row, a_depth;
-  const double* b_base;
-  index_t b_col, b_depth;
 };
-
-__device__ double float64_sum(const double* a, index_t a_step, const double* b, index_t b_step, index_t k) {
-  double s = 0.0;
-  for (index_t p = 0; p < k; ++p) s = __fma_rn(a[p * a_step], b[p * b_step], s);
-  return s;
-}
 
 template <int... L>
 __device__ __forceinline__ double reconstruct_entry(const int* p, index_t plane, const crt::Constants& c,
@@ -199,7 +190,7 @@ __global__ void entries_kernel(EntryArgs e, const crt::Constants constants) {
   double* c = e.c + i + j * e.ldc;
   const int ea = e.a.exponent[i], eb = e.b.exponent[j];
   if (crt::products_may_overflow(ea, eb, e.k)) {
-    const double s = float64_sum(e.a_base + i * e.a_row, e.a_depth, e.b_base + j * e.b_col, e.b_depth, e.k);
+    const double s = numerics::float64_dot(e.a.rows_base + i * e.a.rows_ld, 1, e.b.rows_base + j * e.b.rows_ld, 1, e.k);
     *c = crt::alpha_beta(s, e.alpha, e.beta, c);
     return;
   }
@@ -208,24 +199,72 @@ __global__ void entries_kernel(EntryArgs e, const crt::Constants constants) {
   *c = crt::alpha_beta(crt::unscale(v, -(e.a.scale[i] + e.b.scale[j])), e.alpha, e.beta, c);
 }
 
-// Entries of the flagged rows of op(A) (Rows) or columns of op(B), a thread
-// per entry, grid-stride over (listed line, span of blockDim.x entries across).
-// Where a flagged row meets a flagged column the row pass writes the entry.
-template <bool Rows>
-__global__ void float64_lines_kernel(EntryArgs e) {
-  const Fp64Operand& listed = Rows ? e.a : e.b;
-  const index_t n = e.n_panel;  // the whole of C's columns here (j0 = 0)
-  const index_t across = Rows ? n : e.m;
-  const index_t spans = (across + blockDim.x - 1) / blockDim.x, items = spans * listed.counts[0];
-  for (index_t item = blockIdx.x; item < items; item += gridDim.x) {
-    const index_t line = listed.list[item / spans], other = item % spans * blockDim.x + threadIdx.x;
-    if (other >= across) continue;
-    const index_t i = Rows ? line : other, j = Rows ? other : line;
-    if (!Rows && e.a.float64[i] != 0) continue;
-    double* c = e.c + i + j * e.ldc;
-    const double s = float64_sum(e.a_base + i * e.a_row, e.a_depth, e.b_base + j * e.b_col, e.b_depth, e.k);
-    *c = crt::alpha_beta(s, e.alpha, e.beta, c);
+// The entries of flagged rows of op(A) and columns of op(B) (numerics/float64_sum.hpp),
+// a 64 x 64 tile of C per block (the tiles without a flagged row or column
+// exit at once), 4 x 4 entries per thread, k in steps of 16 through shared
+// memory from the k-contiguous rows; each entry's operations in the order
+// float64_dot takes them.
+constexpr int f64_tile = 64, f64_step = 16, f64_threads = 256;
+static_assert(numerics::float64_block % f64_step == 0, "a block of the sum spans whole steps");
+
+__global__ void __launch_bounds__(f64_threads) float64_tiles_kernel(EntryArgs e) {
+  const index_t i0 = static_cast<index_t>(blockIdx.x) * f64_tile, j0 = static_cast<index_t>(blockIdx.y) * f64_tile;
+  const int t = threadIdx.x;
+  int flagged = 0;
+  if (t < f64_tile && i0 + t < e.m) flagged = e.a.float64[i0 + t] != 0;
+  else if (t >= f64_tile && t < 2 * f64_tile && j0 + t - f64_tile < e.n_panel) flagged = e.b.float64[j0 + t - f64_tile] != 0;
+  if (!__syncthreads_or(flagged)) return;
+
+  __shared__ double As[f64_step][f64_tile + 1], Bs[f64_step][f64_tile + 1];
+  const int tx = t % 16, ty = t / 16;  // entries (ty*4 + r, tx*4 + c)
+  numerics::CompensatedSum sum[4][4];
+  double block[4][4];
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) block[r][c] = 0.0;
+  const int load_row = t / 4, load_k = (t % 4) * 4;  // 64 rows x 16 k: 4 consecutive values a thread
+  for (index_t p0 = 0; p0 < e.k; p0 += f64_step) {
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const index_t p = p0 + load_k + q, i = i0 + load_row, j = j0 + load_row;
+      As[load_k + q][load_row] = p < e.k && i < e.m ? e.a.rows_base[i * e.a.rows_ld + p] : 0.0;
+      Bs[load_k + q][load_row] = p < e.k && j < e.n_panel ? e.b.rows_base[j * e.b.rows_ld + p] : 0.0;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < f64_step; ++kk) {
+      double a[4], b[4];
+#pragma unroll
+      for (int r = 0; r < 4; ++r) a[r] = As[kk][ty * 4 + r];
+#pragma unroll
+      for (int c = 0; c < 4; ++c) b[c] = Bs[kk][tx * 4 + c];
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) block[r][c] = __fma_rn(a[r], b[c], block[r][c]);
+    }
+    const index_t done = p0 + f64_step;
+    if (done % numerics::float64_block == 0 || done >= e.k) {  // a block of the sum ends here (or k does)
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          numerics::fold_block(sum[r][c], block[r][c]);
+          block[r][c] = 0.0;
+        }
+    }
   }
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      const index_t i = i0 + ty * 4 + r, j = j0 + tx * 4 + c;
+      if (i >= e.m || j >= e.n_panel || (e.a.float64[i] == 0 && e.b.float64[j] == 0)) continue;
+      double* out = e.c + i + j * e.ldc;
+      *out = crt::alpha_beta(numerics::value_of(sum[r][c]), e.alpha, e.beta, out);
+    }
 }
 
 // --- the call --------------------------------------------------------------------------
@@ -248,12 +287,6 @@ void native_dgemm(const GemmArgs64& g, cudaStream_t stream) {
     EGEMM_CUBLAS_CHECK(cublasDgemm_64(h, ta, tb, g.m, g.n, g.k, &g.alpha, g.a, g.lda, g.b, g.ldb, &g.beta, g.c, g.ldc));
   }
 }
-
-// Element (r, p) of rows x at base[r * row + p * depth].
-struct Strides {
-  index_t row, depth;
-};
-Strides strides_of(const OperandRows64& x) { return {x.row_stride, x.depth_stride}; }
 
 // The call's pieces in its workspace (a measuring carver only counts them).
 struct Plan {
@@ -281,9 +314,10 @@ Plan carve(const GemmArgs64& g, int moduli, WorkspaceCarver& w) {
     op.scale = w.take<int>(static_cast<std::size_t>(op.rows));
     op.exponent = w.take<int>(static_cast<std::size_t>(op.rows));
     op.float64 = w.take<unsigned char>(static_cast<std::size_t>(op.rows));
-    op.list = w.take<index_t>(static_cast<std::size_t>(op.rows));
     op.counts = counts;
     if (x.depth_stride != 1) op.transposed = w.take<double>(static_cast<std::size_t>(op.rows * op.depth));
+    op.rows_base = op.transposed != nullptr ? op.transposed : x.base;
+    op.rows_ld = op.transposed != nullptr ? op.depth : x.row_stride;
   };
   one(p.a, g.a_rows(), p.counts);
   one(p.b, g.b_cols(), w.measures_only() ? nullptr : p.counts + 2);
@@ -306,9 +340,7 @@ void launch_split(const OperandRows64& x, Fp64Operand& op, int moduli, int beta,
 }
 
 EntryArgs entry_args(const GemmArgs64& g, const Plan& p) {
-  const Strides sa = strides_of(g.a_rows()), sb = strides_of(g.b_cols());
-  return EntryArgs{p.products, p.ldp, 0, g.m, 0, 0, g.k, p.a, p.b, g.alpha, g.beta, g.c, g.ldc,
-                   g.a, sa.row, sa.depth, g.b, sb.row, sb.depth};
+  return EntryArgs{p.products, p.ldp, 0, g.m, 0, 0, g.k, p.a, p.b, g.alpha, g.beta, g.c, g.ldc};
 }
 
 // The whole sequence on a carved plan (nothing enqueued while measuring).
@@ -322,15 +354,28 @@ void enqueue(const GemmArgs64& g, const Plan& plan_in, const crt::Constants& con
   EGEMM_CUBLAS_CHECK(cublasSetStream(h, stream));
   const int one = 1, zero = 0;
   const index_t kp = plan.a.depth_pad;
+  // One product per modulus where each is large (cuBLAS's kernel for one 8192^3 product ran at
+  // ~1430 TOPS on an H200, its strided-batched kernel over 15 of them at ~1220), a strided-batched
+  // call over the moduli where they are small and launches would dominate.
+  const bool one_call_per_modulus = static_cast<double>(g.m) * static_cast<double>(g.n) >= 4096.0 * 4096.0;
   for (index_t j0 = 0; j0 < g.n; j0 += plan.panel) {
     const index_t cols = std::min(plan.panel, g.n - j0);
     // P_l = A_l^T B_l for every modulus l: int8 in, exact int32 sums out.
-    EGEMM_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
-        h, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(g.m), static_cast<int>(cols), static_cast<int>(kp), &one,
-        plan.a.residues, CUDA_R_8I, static_cast<int>(kp), static_cast<long long>(g.m * kp),
-        plan.b.residues + j0 * kp, CUDA_R_8I, static_cast<int>(kp), static_cast<long long>(g.n * kp), &zero,
-        plan.products, CUDA_R_32I, static_cast<int>(plan.ldp), static_cast<long long>(plan.ldp * cols), plan.moduli,
-        CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT));
+    if (one_call_per_modulus) {
+      for (int l = 0; l < plan.moduli; ++l)
+        EGEMM_CUBLAS_CHECK(cublasGemmEx(
+            h, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(g.m), static_cast<int>(cols), static_cast<int>(kp), &one,
+            plan.a.residues + l * g.m * kp, CUDA_R_8I, static_cast<int>(kp), plan.b.residues + l * g.n * kp + j0 * kp,
+            CUDA_R_8I, static_cast<int>(kp), &zero, plan.products + l * plan.ldp * cols, CUDA_R_32I,
+            static_cast<int>(plan.ldp), CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT));
+    } else {
+      EGEMM_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+          h, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(g.m), static_cast<int>(cols), static_cast<int>(kp), &one,
+          plan.a.residues, CUDA_R_8I, static_cast<int>(kp), static_cast<long long>(g.m * kp),
+          plan.b.residues + j0 * kp, CUDA_R_8I, static_cast<int>(kp), static_cast<long long>(g.n * kp), &zero,
+          plan.products, CUDA_R_32I, static_cast<int>(plan.ldp), static_cast<long long>(plan.ldp * cols), plan.moduli,
+          CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT));
+    }
     EntryArgs e = entry_args(g, plan);
     e.plane = plan.ldp * cols;
     e.n_panel = cols;
@@ -340,8 +385,9 @@ void enqueue(const GemmArgs64& g, const Plan& plan_in, const crt::Constants& con
   }
   EntryArgs e = entry_args(g, plan);
   e.n_panel = g.n;
-  launch_plain(float64_lines_kernel<true>, dim3(1024), dim3(128), 0, stream, e);
-  launch_plain(float64_lines_kernel<false>, dim3(1024), dim3(128), 0, stream, e);
+  launch_plain(float64_tiles_kernel,
+               dim3(static_cast<unsigned>((g.m + f64_tile - 1) / f64_tile), static_cast<unsigned>((g.n + f64_tile - 1) / f64_tile)),
+               dim3(f64_threads), 0, stream, e);
 }
 
 bool can_report(cudaStream_t stream) {
@@ -350,9 +396,11 @@ bool can_report(cudaStream_t stream) {
   return cudaStreamIsCapturing(stream, &capture) == cudaSuccess && capture == cudaStreamCaptureStatusNone;
 }
 
-// The smallest problems the moduli pay on (H200: the split and the int32
-// products' traffic against DGEMM's time).
-constexpr index_t min_extent = 1024;
+// The smallest extents the moduli pay on: measured on an H200 (perf_tests/gemm_suite,
+// EGEMM_SUITE_FP64=1), 2048^3 ran at 0.62x cuBLAS DGEMM, 4096^3 at 1.0x (with ~5x
+// less error), 4096 x 4096 x 8192 at 1.13x, 8192^3 at 1.16x: the split and the
+// int32 products' traffic grow with m n + (m + n) k, the INT8 products with m n k.
+constexpr index_t min_extent = 4096;
 
 }  // namespace
 
