@@ -6,8 +6,14 @@
 
 #include "egemm/errors.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
+#include "egemm/policy.hpp"
 
 namespace egemm::numerics::crt {
+
+static_assert(policy_traits<EmulatedFP64>::moduli == default_moduli &&
+                  policy_traits<EmulatedFP64>::norm_bits == norm_bits(default_moduli),
+              "EmulatedFP64's traits state the arithmetic's defaults");
+
 namespace {
 
 using u128 = unsigned __int128;

@@ -78,10 +78,11 @@ struct NormwiseFP32 {};
 // moduli <= 256 (one INT8 product per modulus, exact int32 sums) and put
 // back together by the Chinese remainder theorem in exact integer
 // arithmetic, then rounded once to double (egemm/numerics/crt_moduli.hpp,
-// docs/numerics.md, "EmulatedFP64"). Error normwise at or below DGEMM's on
-// rows of similar magnitudes; rows and columns whose values spread too far
-// (and entries touching Inf/NaN) are computed with float64 fused
-// multiply-adds, as DGEMM does; small problems run cuBLAS DGEMM.
+// docs/numerics.md, section 9). Error normwise below DGEMM's on rows of
+// similar magnitudes; entries of rows and columns whose values spread too
+// far, hold Inf/NaN or may overflow are compensated float64 sums, at least
+// as accurate as DGEMM's (numerics/float64_sum.hpp); on the GPU, shapes
+// below 4096 run cuBLAS DGEMM (egemm::emulated_fp64_uses_tensor_cores).
 struct EmulatedFP64 {};
 
 // The FP32 tags (float in, float out). Code that enumerates tags to run
@@ -298,6 +299,8 @@ struct policy_traits<EmulatedFP64> {
   static constexpr SplitRule split = SplitRule::crt_residues;
   static constexpr bool integer_sums = true;
   static constexpr bool scales_rows_and_columns = true;
+  static constexpr int moduli = 15;     // INT8 products per call (EGEMM_FP64_MODULI overrides, 8..16)
+  static constexpr int norm_bits = 57;  // beta: every scaled row's 2-norm at most 2^57
   static constexpr double max_abs_input = std::numeric_limits<double>::max();
 };
 
