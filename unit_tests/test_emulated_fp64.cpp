@@ -14,6 +14,7 @@
 
 #include "egemm/errors.hpp"
 #include "egemm/gemm.hpp"
+#include "egemm/log.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
 #include "egemm/numerics/float64_sum.hpp"
 #include "support/fp64_direct.hpp"
@@ -427,6 +428,23 @@ TEST(EmulatedFP64Host, BadArgumentsThrowAndLeaveCUntouched) {
   } catch (const invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("lda"), std::string::npos) << e.what();
   }
+}
+
+// EGEMM_LOG=debug: the moduli and the float64 rows, as the CUDA backend logs them.
+TEST(EmulatedFP64Host, DebugLogSaysWhatRan) {
+  Matrix64 a = test::random_matrix64(6, 64, test::fresh_seed()), b = test::random_matrix64(64, 5, test::fresh_seed());
+  for (index_t p = 0; p < 64; ++p) a(2, p) = std::ldexp(a(2, p), static_cast<int>(p % 61) - 30);  // a wide row
+  b(3, 4) = nan64;
+  Matrix64 c(6, 5);
+  detail::force_debug_log(1);  // the environment is read once per process
+  ::testing::internal::CaptureStderr();
+  gemm(EmulatedFP64{}, 'N', 'N', 6, 5, 64, 1.0, a.ptr(), 6, b.ptr(), 64, 0.0, c.ptr(), 6);
+  const std::string text = ::testing::internal::GetCapturedStderr();
+  detail::force_debug_log(-1);
+  EXPECT_NE(text.find("host EmulatedFP64 NN m=6 n=5 k=64 -> 15 moduli, float64 for 1 wide rows of op(A), 0 wide "
+                      "columns of op(B), 1 with Inf/NaN"),
+            std::string::npos)
+      << text;
 }
 
 TEST(EmulatedFP64Host, TraitsAndNames) {
