@@ -406,6 +406,9 @@ constexpr index_t min_extent = 4096;
 
 bool emulated_fp64_on_tensor_cores(index_t m, index_t n, index_t k) {
   if (k > crt::max_depth) return false;
+  // The kernels' grids (float64_tiles_kernel: 64-wide tiles of n in gridDim.y) and cuBLAS's int extents.
+  constexpr index_t extent_limit = index_t{65535} * f64_tile;
+  if (m > extent_limit || n > extent_limit) return false;
   if (!small_gemm_fallback()) return true;
   return std::min({m, n, k}) >= min_extent;
 }
@@ -418,7 +421,7 @@ void gemm(PolicyId policy, const GemmArgs64& g, cudaStream_t stream) {
     log_debug([&] {
       return "cuda EmulatedFP64 " + describe(g) +
              (g.k > crt::max_depth ? " -> native_fp64 (k beyond the moduli's exact int32 sums)"
-                                   : " -> native_fp64 (the emulation cannot win here)");
+                                   : " -> native_fp64 (the emulation cannot win here, or the shape exceeds its grids)");
     });
     return native_dgemm(g, stream);
   }
