@@ -32,7 +32,10 @@ fig9_skewed.png, fig_wide.png (inputs spread over many binades: error and
 non-finite outputs) and headline.png (EmulatedFP32 and NormwiseFP32 against
 cuBLAS SGEMM and the four-call emulation: speed and error, square sizes).
 Inputs come from the benchmark name's first part (`uniform/...`, `wide/...`,
-`outliers4/...` to `outliers6/...`: uniform with one entry in 10^4..10^6 times 2^20).
+`outliers4/...` to `outliers6/...`: uniform with one entry in 10^4..10^6 times 2^20;
+the suite's FP64 section: `fp64_uniform/...`, `fp64_normal/...`, `fp64_wide/...`,
+whose ratios are against cuBLAS DGEMM (`cublas_dgemm`) and whose tables and
+record section are their own: the FP32 tables and figures do not show them).
 Speed ratios are against cuBLAS SGEMM (`cublas_sgemm`) of the same
 measurement (file, or `measured` date in a merged file), or for bench_kokkos
 (`kokkos/...`) against its stock KokkosBlas::gemm. When several files hold the
@@ -47,12 +50,20 @@ import os
 import sys
 
 
+FP64_INPUTS = ("fp64_uniform", "fp64_normal", "fp64_wide")
+
+
+def is_fp64(inputs):
+    return inputs in FP64_INPUTS
+
+
 def is_fp32_baseline(name, method):
-    """Whether a benchmark is the plain FP32 gemm its run's `x SGEMM` ratios are
-    against: cuBLAS SGEMM (the suite, bench_cuda), or for bench_kokkos the
-    stock KokkosBlas::gemm on the same float Views, unless
-    EGEMM_KOKKOS_GEMM_TPL routed that to EGEMM (its label then says so)."""
-    if method == "cublas_sgemm":
+    """Whether a benchmark is the plain gemm its run's ratios are against:
+    cuBLAS SGEMM (the suite, bench_cuda), or for bench_kokkos the stock
+    KokkosBlas::gemm on the same float Views, unless EGEMM_KOKKOS_GEMM_TPL
+    routed that to EGEMM (its label then says so); for the suite's FP64
+    section, cuBLAS DGEMM (its rows' inputs keep the two apart)."""
+    if method in ("cublas_sgemm", "cublas_dgemm"):
         return True
     return name.startswith("kokkos/stock/") and "routed to EGEMM" not in method
 
@@ -98,7 +109,7 @@ def load_rows(paths):
                 "tflops_sustained": b.get("TFLOPs_sustained"),
                 "rel_fro_err": b.get("rel_fro_err"),
                 "max_abs_err": b.get("max_abs_err"),
-                "max_err_vs_sgemm": b.get("max_err_vs_sgemm"),
+                "max_err_vs_sgemm": b.get("max_err_vs_sgemm", b.get("max_err_vs_dgemm")),  # FP64: vs DGEMM
                 "nonfinite": b.get("nonfinite"),
                 "thermal_slowdown": bool(b.get("thermal_slowdown")),
                 "source": source,  # ratios only against the SGEMM of the same measurement
@@ -168,7 +179,9 @@ def fmt(x, spec):
 INPUTS = {"uniform": "uniform [-1, 1] inputs", "wide": "wide inputs (exponents spread over 2^-16..2^16)",
           "outliers4": "uniform inputs, one entry in 10^4 times 2^20",
           "outliers5": "uniform inputs, one entry in 10^5 times 2^20",
-          "outliers6": "uniform inputs, one entry in 10^6 times 2^20"}
+          "outliers6": "uniform inputs, one entry in 10^6 times 2^20",
+          "fp64_uniform": "FP64, uniform [-1, 1] inputs", "fp64_normal": "FP64, standard normal inputs",
+          "fp64_wide": "FP64, wide inputs (exponents spread over 2^-16..2^16)"}
 OUTLIER_INPUTS = ("outliers4", "outliers5", "outliers6")
 
 
@@ -191,7 +204,8 @@ def write_shape_tables(rows, f, level="##"):
     kokkos_baseline = any(r["fp32_baseline"] and r["method"] != "cublas_sgemm" for r in rows)
     regimes = any(r.get("tflops_rested") is not None for r in rows)
     methods = sorted({r["method"] for r in rows})
-    cases = sorted({(r["inputs"], r["shape"]) for r in rows}, key=lambda c: (c[0] != "uniform", shape_kind(c[1]) != "square", shape_kind(c[1]), c[1][1]))
+    cases = sorted({(r["inputs"], r["shape"]) for r in rows},
+                   key=lambda c: (is_fp64(c[0]), c[0] != "uniform", c[0], shape_kind(c[1]) != "square", shape_kind(c[1]), c[1][1]))
     index = {(r["inputs"], r["method"], r["shape"]): r for r in rows}
     f.write("TFLOP/s (x cuBLAS SGEMM of the same measurement) and relative Frobenius error vs float64; "
             "`nonfinite` counts Inf/NaN outputs.")
@@ -210,12 +224,16 @@ def write_shape_tables(rows, f, level="##"):
                    "against them, are not comparable with other methods' or other runs'")
         f.write(f"**Warning: {warning}.**\n\n")
         print(f"report.py: warning: {warning}", file=sys.stderr)
+    if any(is_fp64(r["inputs"]) for r in rows):
+        f.write("FP64 tables (`FP64, ...` inputs): x cuBLAS DGEMM of the same measurement, errors over 16384 "
+                "sampled entries against exact dot products, max error vs DGEMM's entries.\n\n")
     for inputs, shape in cases:
         f.write(f"{level} M={shape[0]} N={shape[1]} K={shape[2]} {shape_kind(shape)}, {INPUTS.get(inputs, inputs)}\n\n")
-        extra_head = " rested TFLOP/s (x SGEMM) | sustained TFLOP/s (x SGEMM) |" if regimes else ""
+        base = "DGEMM" if is_fp64(inputs) else "SGEMM"
+        extra_head = f" rested TFLOP/s (x {base}) | sustained TFLOP/s (x {base}) |" if regimes else ""
         extra_rule = "---:|---:|" if regimes else ""
-        f.write("| method | TFLOP/s | x SGEMM |" + extra_head +
-                " rel. Frobenius error | max abs error | max error vs SGEMM | nonfinite |\n")
+        f.write(f"| method | TFLOP/s | x {base} |" + extra_head +
+                f" rel. Frobenius error | max abs error | max error vs {base} | nonfinite |\n")
         f.write("|---|---:|---:|" + extra_rule + "---:|---:|---:|---:|\n")
         for m in methods:
             r = index.get((inputs, m, shape))
@@ -520,6 +538,18 @@ def write_record(d, no_plots):
         w.append("## Sparse outliers (uniform inputs, one entry in 10^4..10^6 times 2^20)\n\n"
                  "TFLOP/s (x cuBLAS SGEMM) in each regime; errors against float64, each with its ratio to "
                  "SGEMM's on the same inputs.\n\n" + t)
+    for inputs in FP64_INPUTS:
+        fp64_rows = [r for r in rows if r["inputs"] == inputs]
+        if not fp64_rows:
+            continue
+        w.append(f"## GEMM suite FP64 section, {INPUTS[inputs][6:]}\n")
+        w.append("TFLOP/s (x cuBLAS DGEMM of the same measurement), as above; errors over 16384 sampled entries "
+                 "against exact dot products.\n")
+        for key, name in (("tflops", "median"), ("tflops_rested", "rested"), ("tflops_sustained", "sustained")):
+            t = summary_table(rows, key, inputs)
+            if t:
+                w.append(f"### {name.capitalize()}\n\n{t}")
+        w.append("### Relative Frobenius error vs exact\n\n" + error_table(rows, inputs))
     cases = os.path.join(d, "case_studies.csv")
     if os.path.exists(cases):
         w.append("## Case studies: kMeans and kNN through KokkosBlas::gemm (perf_tests/case_studies)\n\n"

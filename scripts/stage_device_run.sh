@@ -29,10 +29,12 @@ if [[ -n ${STAGE_BASELINE:-} ]]; then
 fi
 # Google Benchmark's shared library, in case the GPU machine lacks it.
 cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" 2>/dev/null || true
-# CUPTI, for egemm_call_timeline, in case the GPU machine's CUDA lacks it.
-if [[ -x $build/perf_tests/egemm_call_timeline ]]; then
-  cp -L "$(ldd "$build/perf_tests/egemm_call_timeline" | awk '/libcupti/ {print $3}')" "$stage/lib/" 2>/dev/null || true
-fi
+# CUPTI, for the call timelines, in case the GPU machine's CUDA lacks it.
+for timeline in "$build"/perf_tests/egemm_call_timeline "$build"/perf_tests/egemm_fp64_call_timeline; do
+  if [[ -x $timeline ]]; then
+    cp -L "$(ldd "$timeline" | awk '/libcupti/ {print $3}')" "$stage/lib/" 2>/dev/null || true
+  fi
+done
 find "$build" -type f -perm -u+x \( -name 'egemm_*' \) ! -path '*/CMakeFiles/*' -exec cp {} "$stage/bin/" \;
 if [[ ${STAGE_SYSTEM_LIBS:-0} == 1 ]]; then
   for program in "$stage"/bin/*; do ldd "$program" 2>/dev/null; done |

@@ -36,6 +36,42 @@ void detail::gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stre
 #endif
 }
 
+void detail::gemm_host(PolicyId policy, const GemmArgs64& args) {
+#if EGEMM_HAVE_CUDA
+  cuda::require_host_memory(args);
+#endif
+  if (args.empty()) return;
+  if (args.only_scales_c()) return host::scale_c(args);
+  host::gemm(policy, args);
+}
+
+void detail::gemm_cuda(PolicyId policy, const GemmArgs64& args, cuda_stream_t stream) {
+#if EGEMM_HAVE_CUDA
+  cuda::require_a_device();
+  if (args.empty()) return;
+  cuda::require_device_operands(args, stream);
+  cuda::observe_device_context();
+  if (args.only_scales_c()) return cuda::scale_c(args, stream);
+  cuda::gemm(policy, args, stream);
+#else
+  (void)policy;
+  (void)args;
+  (void)stream;
+  throw unsupported("egemm::gemm: a CUDA stream was given, but this EGEMM was built without CUDA (EGEMM_ENABLE_CUDA=OFF)");
+#endif
+}
+
+bool emulated_fp64_uses_tensor_cores(index_t m, index_t n, index_t k) {
+#if EGEMM_HAVE_CUDA
+  return cuda::device_supported() && cuda::emulated_fp64_on_tensor_cores(m, n, k);
+#else
+  (void)m;
+  (void)n;
+  (void)k;
+  return false;
+#endif
+}
+
 bool cuda_available() {
 #if EGEMM_HAVE_CUDA
   return cuda::device_supported();

@@ -31,10 +31,16 @@ void detail::force_debug_log(int state) { forced_debug_log.store(state < 0 ? -1 
 
 void write_debug_log(const std::string& message) { std::fprintf(stderr, "egemm: %s\n", message.c_str()); }
 
-std::string describe(const GemmArgs& g) {
+namespace {
+template <class T>
+std::string describe_shape(const GemmArgsT<T>& g) {
   return std::string(1, g.trans_a == Op::none ? 'N' : 'T') + (g.trans_b == Op::none ? 'N' : 'T') +
          " m=" + std::to_string(g.m) + " n=" + std::to_string(g.n) + " k=" + std::to_string(g.k);
 }
+}  // namespace
+
+std::string describe(const GemmArgs& g) { return describe_shape(g); }
+std::string describe(const GemmArgs64& g) { return describe_shape(g); }
 
 std::string describe_path_choice(const char* backend, const GemmArgs& args, EmulationPath path, index_t wide_rows_a,
                                  index_t wide_columns_b, index_t outlier_rows_a, index_t outlier_columns_b) {

@@ -12,8 +12,12 @@ namespace egemm::cuda {
 // C = alpha * op(A) * op(B) + beta * C on `stream`, asynchronously.
 void gemm(PolicyId policy, const GemmArgs& args, cudaStream_t stream);
 
+// EmulatedFP64 (double operands): emulated_fp64_gemm.cu.
+void gemm(PolicyId policy, const GemmArgs64& args, cudaStream_t stream);
+
 // C = beta * C (C not read when beta == 0), for alpha == 0 or k == 0.
 void scale_c(const GemmArgs& args, cudaStream_t stream);
+void scale_c(const GemmArgs64& args, cudaStream_t stream);
 
 // Throw egemm::unsupported, naming cudaGetDeviceCount's answer, when no CUDA
 // device is visible (the stream API's first check).
@@ -24,7 +28,9 @@ void require_a_device();
 // on the CUDA path when an operand is device memory the current device cannot
 // reach or the stream belongs to another device.
 void require_device_operands(const GemmArgs& args, cudaStream_t stream);
+void require_device_operands(const GemmArgs64& args, cudaStream_t stream);
 void require_host_memory(const GemmArgs& args);
+void require_host_memory(const GemmArgs64& args);
 // On the CUDA path a thread's first call with an allocation asks the runtime
 // about it (cudaPointerGetAttributes); later calls re-verify what it learnt
 // with one driver query (runtime/memory_kind.cu; perf_tests/call_overhead
@@ -33,6 +39,10 @@ void require_host_memory(const GemmArgs& args);
 // EmulatedFP32 on an m x n x k problem runs the tensor-core emulation, not the
 // SGEMM hand-off (see egemm::emulated_fp32_uses_tensor_cores).
 bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k);
+
+// EmulatedFP64 on an m x n x k problem runs the INT8 moduli, not the DGEMM
+// hand-off (see egemm::emulated_fp64_uses_tensor_cores).
+bool emulated_fp64_on_tensor_cores(index_t m, index_t n, index_t k);
 
 // A CUDA device is visible and has the tensor cores the kernels use (sm_80+).
 bool device_supported();

@@ -25,6 +25,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/sm90/hopper_resources.cu
   ${_cuda_dir}/cublas/cublas_native.cu
   ${_cuda_dir}/cublas/sgemm_plans.cu
+  ${_cuda_dir}/fp64/emulated_fp64_gemm.cu
   ${_cuda_dir}/cuda_gemm.cu)
 target_link_libraries(egemm PRIVATE CUDA::cudart CUDA::cublas CUDA::cublasLt)
 # -Xptxas=-v: the build log records every kernel's registers and spills (the
@@ -34,6 +35,7 @@ target_compile_options(egemm PRIVATE
 set_source_files_properties(${_cuda_dir}/sm80/fused_gemm_sm80.cu ${_cuda_dir}/split/split_kernels.cu
   ${_cuda_dir}/split/int8_split.cu ${_cuda_dir}/sm90/fused_gemm_tma.cu
   ${_cuda_dir}/sm90/tiles_128x128.cu ${_cuda_dir}/sm90/tiles_128x64.cu ${_cuda_dir}/sm90/tiles_64x128.cu
+  ${_cuda_dir}/fp64/emulated_fp64_gemm.cu
   PROPERTIES COMPILE_OPTIONS "-Xptxas=-v")
 # The architectures built, for the error a GPU without loadable code gets (runtime/kernel_images.cu).
 string(REPLACE ";" " " _egemm_archs_built "${CMAKE_CUDA_ARCHITECTURES}")

@@ -15,4 +15,8 @@ void gemm(PolicyId policy, const GemmArgs& args);
 // C = beta * C; C is not read when beta == 0.
 void scale_c(const GemmArgs& args);
 
+// EmulatedFP64 (emulated_fp64_gemm.cpp); args validated, non-empty, k > 0.
+void gemm(PolicyId policy, const GemmArgs64& args);
+void scale_c(const GemmArgs64& args);
+
 }  // namespace egemm::host

@@ -5,7 +5,8 @@
 //   egemm_bench_suite [--benchmark_filter=REGEX] [--benchmark_out=suite.json --benchmark_out_format=json]
 //
 // Names: <distribution>/<method>/<M>x<N>x<K>, the distribution uniform, wide,
-// outliers4, outliers5 or outliers6. Each benchmark first checks the
+// outliers4, outliers5 or outliers6. EGEMM_SUITE_FP64=1 adds the FP64 section
+// (fp64_suite.cu: fp64_<inputs>/<method>/<M>x<N>x<K>). Each benchmark first checks the
 // method's result (C poisoned with NaN, then error vs float64 and vs SGEMM),
 // then times `reps` runs with CUDA events over rotating input sets after a
 // warm-up of at least 50 ms (support/warm_up.hpp) and reports the median as
@@ -36,6 +37,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "suite_checks.hpp"
 #include "device_problem.hpp"
 #include "methods.hpp"
 #include "support/event_timing.hpp"
@@ -67,44 +69,12 @@ std::string benchmark_name(Distribution d, const std::string& method, const Shap
          std::to_string(s.k);
 }
 
-bool regimes_requested() {
-  const char* v = std::getenv("EGEMM_SUITE_REGIMES");
-  return v != nullptr && std::strcmp(v, "1") == 0;
-}
-
 std::vector<Shape> suite_shapes() {
   std::vector<Shape> out;
   for (int n : {1024, 2048, 4096, 8192, 16384}) out.push_back({n, n, n});
   for (int n : {1024, 2048, 4096, 8192}) out.push_back({n, n, 2 * n});      // (N, N, 2N)
   for (int n : {1024, 2048, 4096, 8192}) out.push_back({4 * n, n, n});      // (4N, N, N)
   return out;
-}
-
-// The GPU's NVML handle, opened once; null where NVML does not answer.
-const perf::NvmlDevice* nvml() {
-  static const std::unique_ptr<perf::NvmlDevice> gpu = []() -> std::unique_ptr<perf::NvmlDevice> {
-    int device = 0;
-    char bus[32] = {};
-    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetPCIBusId(bus, sizeof bus, device) != cudaSuccess)
-      return nullptr;
-    auto opened = std::make_unique<perf::NvmlDevice>(bus);
-    return opened->available() ? std::move(opened) : nullptr;
-  }();
-  return gpu.get();
-}
-
-// Whether the GPU is slowing down for heat or a hardware signal now (it
-// says so on stderr, naming the benchmark, when it is).
-bool slowed_down_for_heat(const std::string& benchmark) {
-  const perf::NvmlDevice* gpu = nvml();
-  if (gpu == nullptr) return false;
-  const unsigned long long reasons = gpu->clock_event_reasons();
-  if ((reasons & perf::kThermalOrHardwareSlowdown) == 0) return false;
-  std::fprintf(stderr,
-               "warning: %s: the GPU is slowing down for heat or a hardware signal (clock event reasons 0x%llx, "
-               "%d C): its figures are not comparable with other runs' or other methods'\n",
-               benchmark.c_str(), reasons, gpu->temperature_c());
-  return true;
 }
 
 // The inputs and methods of the case being run; rebuilt when the case changes,

@@ -4,7 +4,10 @@
 //
 //   egemm::gemm(egemm::EmulatedFP32{}, 'N', 'T', m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);          // host
 //   egemm::gemm(egemm::EmulatedFP32{}, 'N', 'T', m, n, k, alpha, dA, lda, dB, ldb, beta, dC, ldc, stream); // CUDA
+//   egemm::gemm(egemm::EmulatedFP64{}, 'N', 'T', m, n, k, alpha, dA, lda, dB, ldb, beta, dC, ldc, stream); // double
 //
+// The FP32 tags take float operands, EmulatedFP64 double ones; any other
+// pairing does not compile (no overload matches).
 // Without a stream the pointers are host memory and the host fallback runs
 // before the call returns. With a cudaStream_t they are device memory and the
 // work is enqueued on that stream (nullptr: the legacy default stream); the
@@ -29,22 +32,45 @@ using cuda_stream_t = CUstream_st*;
 namespace detail {
 void gemm_host(PolicyId policy, const GemmArgs& args);
 void gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stream);
+void gemm_host(PolicyId policy, const GemmArgs64& args);
+void gemm_cuda(PolicyId policy, const GemmArgs64& args, cuda_stream_t stream);
 }  // namespace detail
 
-template <class Policy, std::enable_if_t<is_policy_v<Policy>, int> = 0>
+template <class Policy, std::enable_if_t<is_policy_for_v<Policy, float>, int> = 0>
 void gemm(Policy, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha, const float* a, index_t lda,
           const float* b, index_t ldb, float beta, float* c, index_t ldc) {
   detail::gemm_host(policy_traits<Policy>::id,
                     make_gemm_args("egemm::gemm", trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));
 }
 
-template <class Policy, std::enable_if_t<is_policy_v<Policy>, int> = 0>
+template <class Policy, std::enable_if_t<is_policy_for_v<Policy, float>, int> = 0>
 void gemm(Policy, char trans_a, char trans_b, index_t m, index_t n, index_t k, float alpha, const float* a, index_t lda,
           const float* b, index_t ldb, float beta, float* c, index_t ldc, cuda_stream_t stream) {
   detail::gemm_cuda(policy_traits<Policy>::id,
                     make_gemm_args("egemm::gemm", trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc),
                     stream);
 }
+
+template <class Policy, std::enable_if_t<is_policy_for_v<Policy, double>, int> = 0>
+void gemm(Policy, char trans_a, char trans_b, index_t m, index_t n, index_t k, double alpha, const double* a,
+          index_t lda, const double* b, index_t ldb, double beta, double* c, index_t ldc) {
+  detail::gemm_host(policy_traits<Policy>::id,
+                    make_gemm_args("egemm::gemm", trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));
+}
+
+template <class Policy, std::enable_if_t<is_policy_for_v<Policy, double>, int> = 0>
+void gemm(Policy, char trans_a, char trans_b, index_t m, index_t n, index_t k, double alpha, const double* a,
+          index_t lda, const double* b, index_t ldb, double beta, double* c, index_t ldc, cuda_stream_t stream) {
+  detail::gemm_cuda(policy_traits<Policy>::id,
+                    make_gemm_args("egemm::gemm", trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc),
+                    stream);
+}
+
+// On the current CUDA device: does EmulatedFP64 on an m x n x k problem run
+// on the INT8 tensor cores (else cuBLAS DGEMM, which is faster there: small
+// or thin problems, k beyond the moduli's exact int32 sums)? False without
+// CUDA. EGEMM_SMALL_GEMM_FALLBACK=0 keeps it on the tensor cores at every size.
+bool emulated_fp64_uses_tensor_cores(index_t m, index_t n, index_t k);
 
 // True when this build has the CUDA backend and a GPU it can run on is visible.
 bool cuda_available();

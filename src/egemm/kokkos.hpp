@@ -5,7 +5,9 @@
 // With EGEMM_KOKKOS_GEMM_TPL defined to a tag name, the plain
 // KokkosBlas::gemm(space, "N", "T", alpha, A, B, beta, C) on float CUDA Views
 // runs that tag too, through Kokkos Kernels' TPL mechanism (see
-// egemm/kokkos/KokkosBlas3_gemm_tpl_spec_avail_egemm.hpp).
+// egemm/kokkos/KokkosBlas3_gemm_tpl_spec_avail_egemm.hpp); with
+// EGEMM_KOKKOS_DGEMM_TPL=EmulatedFP64 the plain double gemm runs EmulatedFP64
+// (egemm/kokkos/KokkosBlas3_dgemm_tpl_spec_egemm.hpp).
 #pragma once
 
 #include "egemm/egemm.hpp"
@@ -13,4 +15,7 @@
 #if defined(EGEMM_KOKKOS_GEMM_TPL)
 #include "egemm/kokkos/KokkosBlas3_gemm_tpl_spec_avail_egemm.hpp"
 #include "egemm/kokkos/KokkosBlas3_gemm_tpl_spec_decl_egemm.hpp"
+#endif
+#if defined(EGEMM_KOKKOS_DGEMM_TPL)
+#include "egemm/kokkos/KokkosBlas3_dgemm_tpl_spec_egemm.hpp"
 #endif

@@ -25,6 +25,7 @@ void log_debug(MakeMessage&& make) {
 
 // "NT m=.. n=.. k=.." for log lines.
 std::string describe(const GemmArgs& args);
+std::string describe(const GemmArgs64& args);
 
 // "<backend> EmulatedFP32 NT m=.. n=.. k=.. -> <path>", and on the FP16 path
 // how many wide rows of op(A) and columns of op(B) it recomputes in float64

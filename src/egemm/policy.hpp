@@ -71,8 +71,26 @@ struct Int8Slices {};
 // directly, as EmulatedFP32 hands tiny ones to SGEMM.
 struct NormwiseFP32 {};
 
+// Double precision (double in, double out) on the INT8 tensor cores: Ozaki
+// scheme II. Each row of op(A) and column of op(B) is scaled by a power of
+// two and rounded to an integer (its 2-norm at most 2^beta), the integers'
+// product is formed exactly from its residues modulo N pairwise coprime
+// moduli <= 256 (one INT8 product per modulus, exact int32 sums) and put
+// back together by the Chinese remainder theorem in exact integer
+// arithmetic, then rounded once to double (egemm/numerics/crt_moduli.hpp,
+// docs/numerics.md, section 9). Error normwise below DGEMM's on rows of
+// similar magnitudes; entries of rows and columns whose values spread too
+// far, hold Inf/NaN or may overflow are compensated float64 sums, at least
+// as accurate as DGEMM's (numerics/float64_sum.hpp); on the GPU, shapes
+// below 4096 run cuBLAS DGEMM (egemm::emulated_fp64_uses_tensor_cores).
+struct EmulatedFP64 {};
+
+// The FP32 tags (float in, float out). Code that enumerates tags to run
+// float gemms iterates this list; all_fp64_policies holds the double ones.
 using all_policies =
     std::tuple<EmulatedFP32, RoundSplit4, TruncateSplit4, Half, NativeFP32, FullRangeTF32x3, Int8Slices, NormwiseFP32>;
+using all_fp32_policies = all_policies;
+using all_fp64_policies = std::tuple<EmulatedFP64>;
 
 
 // --- what a tag means ----------------------------------------------------------
@@ -85,7 +103,8 @@ enum class PolicyId : std::uint8_t {
   native_fp32,
   full_range_tf32x3,
   int8_slices,
-  normwise_fp32
+  normwise_fp32,
+  emulated_fp64
 };
 
 // How one FP32 value becomes its pieces.
@@ -96,7 +115,8 @@ enum class SplitRule : std::uint8_t {
   truncate,        // hi = RZ_fp16(x),  lo = RN_fp16(x - hi)           (Markidis)
   round_scaled_lo, // hi = RN_fp16(x),  lo = RN_fp16((x - hi) * 2^11)  (Ootomo)
   tf32,            // hi = RN_tf32(x),  lo = RN_tf32(x - hi)           (3xTF32)
-  int8_digits      // N = RN(x * 2^(23 - e)) = hi 2^16 + lo 2^8 + lowest, signed 8-bit digits (Int8Slices)
+  int8_digits,     // N = RN(x * 2^(23 - e)) = hi 2^16 + lo 2^8 + lowest, signed 8-bit digits (Int8Slices)
+  crt_residues     // N = RN(x * 2^s), its symmetric residues modulo the CRT moduli (EmulatedFP64)
 };
 
 enum class Piece : std::uint8_t { hi, lo, lowest };  // lowest: the third digit (Int8Slices)
@@ -119,6 +139,7 @@ inline constexpr int exact = -1000;  // log2 of an error term that does not exis
 
 // What most tags share; each specialisation below states only where it differs.
 struct traits_defaults {
+  using value_type = float;  // the element type of A, B and C
   static constexpr bool emulated = true;
   static constexpr bool integer_sums = false;  // int32 sums of integer digits (Int8Slices)
   static constexpr int lo_scale_log2 = 0;
@@ -265,6 +286,24 @@ struct policy_traits<NormwiseFP32> : policy_traits<EmulatedFP32> {
   static constexpr const char* summary = "Int8Slices where every row's digits match FP32 normwise, else EmulatedFP32";
 };
 
+// EmulatedFP64: double operands; the moduli, the scaling and the choice of
+// their number live in numerics/crt_moduli.hpp. No piece terms: one INT8
+// product per modulus, residue of A times residue of B.
+template <>
+struct policy_traits<EmulatedFP64> {
+  using value_type = double;
+  static constexpr PolicyId id = PolicyId::emulated_fp64;
+  static constexpr const char* name = "EmulatedFP64";
+  static constexpr const char* summary = "Ozaki scheme II: CRT residues mod N coprime moduli <= 256, INT8 products, exact CRT";
+  static constexpr bool emulated = true;
+  static constexpr SplitRule split = SplitRule::crt_residues;
+  static constexpr bool integer_sums = true;
+  static constexpr bool scales_rows_and_columns = true;
+  static constexpr int moduli = 15;     // INT8 products per call (EGEMM_FP64_MODULI overrides, 8..16)
+  static constexpr int norm_bits = 57;  // beta: every scaled row's 2-norm at most 2^57
+  static constexpr double max_abs_input = std::numeric_limits<double>::max();
+};
+
 // Whether term i of Traits is the first to write its accumulator (where a
 // tensor-core sum starts afresh instead of adding to the old value).
 template <class Traits>
@@ -281,18 +320,36 @@ struct is_policy<T, std::void_t<decltype(policy_traits<T>::id)>> : std::true_typ
 template <class T>
 inline constexpr bool is_policy_v = is_policy<std::remove_cv_t<std::remove_reference_t<T>>>::value;
 
+// Whether Policy is a tag for operands of type T (float: the FP32 tags;
+// double: EmulatedFP64). The gemm overloads take only these pairs.
+template <class Policy, class T, class = void>
+struct is_policy_for : std::false_type {};
+template <class Policy, class T>
+struct is_policy_for<Policy, T, std::enable_if_t<is_policy_v<Policy>>>
+    : std::is_same<typename policy_traits<std::remove_cv_t<std::remove_reference_t<Policy>>>::value_type, T> {};
+template <class Policy, class T>
+inline constexpr bool is_policy_for_v = is_policy_for<Policy, T>::value;
+
 // Calls f(Policy{}) for every policy in all_policies.
 template <class F>
 constexpr void for_each_policy(F&& f) {
   std::apply([&](auto... tag) { (f(tag), ...); }, all_policies{});
 }
 
+// Calls f(Policy{}) for every double-precision policy (all_fp64_policies).
+template <class F>
+constexpr void for_each_fp64_policy(F&& f) {
+  std::apply([&](auto... tag) { (f(tag), ...); }, all_fp64_policies{});
+}
+
 // The name of a run-time policy id (for logs, tables and errors).
 constexpr const char* policy_name(PolicyId id) {
   const char* found = "unknown";
-  for_each_policy([&](auto tag) {
+  const auto look = [&](auto tag) {
     if (policy_traits<decltype(tag)>::id == id) found = policy_traits<decltype(tag)>::name;
-  });
+  };
+  for_each_policy(look);
+  for_each_fp64_policy(look);
   return found;
 }
 

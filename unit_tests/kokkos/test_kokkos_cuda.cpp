@@ -3,7 +3,8 @@
 // Kokkos::Cuda instance on the caller's own stream (the call is ordered on
 // that stream and returns without waiting for it), and, when built with
 // EGEMM_KOKKOS_GEMM_TPL, the plain KokkosBlas::gemm routed through Kokkos
-// Kernels' TPL mechanism. Built only against a CUDA Kokkos.
+// Kernels' TPL mechanism (with EGEMM_KOKKOS_DGEMM_TPL, the double one to
+// EmulatedFP64). Built only against a CUDA Kokkos.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -162,6 +163,57 @@ TEST_F(KokkosCuda, NativeFP32TagBypassesTheRouting) {
   EXPECT_EQ(seen.count(routed_region), 0u);
   const test::Expected e = test::expected<NativeFP32>('N', 'N', 1.0f, A.host, B.host, 0.0f, C.host);
   EXPECT_EQ(test::count_outside_bound(C.read_back(), e), 0);
+}
+#endif
+
+#if defined(EGEMM_KOKKOS_DGEMM_TPL)
+// The plain double KokkosBlas::gemm, routed: the bits of the tagged
+// EmulatedFP64 call, through EGEMM's double TPL specialisation.
+std::set<std::string>* dgemm_regions = nullptr;
+void record_dgemm_region(const char* name) {
+  if (dgemm_regions) dgemm_regions->insert(name);
+}
+
+template <class Layout, class Device>
+Kokkos::View<double**, Layout, Device> random_double_view(index_t rows, index_t cols, std::uint64_t seed) {
+  Kokkos::View<double**, Layout, Device> v("v", rows, cols);
+  auto mirror = Kokkos::create_mirror_view(v);
+  const test::Matrix f = test::random_matrix(rows, cols, seed);
+  for (index_t i = 0; i < rows; ++i)
+    for (index_t j = 0; j < cols; ++j) mirror(i, j) = static_cast<double>(f(i, j)) * (1.0 + 0x1p-30 * j);
+  Kokkos::deep_copy(v, mirror);
+  return v;
+}
+
+template <class LA, class LB, class LC, class Device>
+void check_dgemm_routed(char ta, char tb, index_t m, index_t n, index_t k, double alpha, double beta) {
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(::testing::Message() << ta << tb << " seed " << seed);
+  auto A = random_double_view<LA, Device>(ta == 'N' ? m : k, ta == 'N' ? k : m, seed);
+  auto B = random_double_view<LB, Device>(tb == 'N' ? k : n, tb == 'N' ? n : k, seed + 1);
+  auto C_plain = random_double_view<LC, Device>(m, n, seed + 2), C_tagged = random_double_view<LC, Device>(m, n, seed + 2);
+  const char tra[2] = {ta, 0}, trb[2] = {tb, 0};
+  std::set<std::string> seen;
+  dgemm_regions = &seen;
+  Kokkos::Tools::Experimental::set_push_region_callback(record_dgemm_region);
+  KokkosBlas::gemm(Kokkos::Cuda{}, tra, trb, alpha, A, B, beta, C_plain);
+  Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
+  dgemm_regions = nullptr;
+  EXPECT_EQ(seen.count("KokkosBlas::gemm[TPL_EGEMM,double]"), 1u)
+      << "the double KokkosBlas::gemm did not go through EGEMM's TPL specialisation";
+  KokkosBlas::gemm(Kokkos::Cuda{}, egemm::EmulatedFP64{}, tra, trb, alpha, A, B, beta, C_tagged);
+  auto plain = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, C_plain);
+  auto tagged = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, C_tagged);
+  int differ = 0;
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) differ += test::bits_of(plain(i, j)) != test::bits_of(tagged(i, j));
+  EXPECT_EQ(differ, 0) << "routed and tagged double calls differ";
+}
+
+TEST_F(KokkosCuda, StockDoubleGemmIsRoutedToEmulatedFP64) {
+  check_dgemm_routed<L, L, L, Kokkos::Cuda>('N', 'N', 64, 48, 80, 1.0, 0.0);
+  check_dgemm_routed<R, R, R, Kokkos::Cuda>('T', 'N', 50, 70, 33, 1.5, -1.0);
+  check_dgemm_routed<L, R, L, UVM>('N', 'T', 65, 31, 47, 1.0, 0.5);
 }
 #endif
 

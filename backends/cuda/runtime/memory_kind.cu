@@ -126,9 +126,10 @@ const DeviceCount& device_count() {
 
 // `here` and `generation`: the current device and its context's generation
 // (only the CUDA path, want_device, reads them).
-void require(const GemmArgs& g, bool want_device, const char* where, int here = -1, unsigned generation = 0) {
+template <class T>
+void require(const GemmArgsT<T>& g, bool want_device, const char* where, int here = -1, unsigned generation = 0) {
   const struct { const char* name; const void* p; bool used; } operands[] = {
-      {"A", g.a, g.k > 0 && g.alpha != 0.0f}, {"B", g.b, g.k > 0 && g.alpha != 0.0f}, {"C", g.c, true}};
+      {"A", g.a, g.k > 0 && g.alpha != T(0)}, {"B", g.b, g.k > 0 && g.alpha != T(0)}, {"C", g.c, true}};
   for (const auto& op : operands) {
     if (!op.used || op.p == nullptr) continue;
     if (want_device && known_device_memory(op.p, here, generation)) continue;
@@ -217,17 +218,26 @@ void bind_current_device(int here, unsigned generation) {
 }
 }  // namespace
 
-void require_device_operands(const GemmArgs& g, cudaStream_t stream) {
+namespace {
+template <class T>
+void require_device_operands_of(const GemmArgsT<T>& g, cudaStream_t stream) {
   const int here = current_device();
   const unsigned generation = current_context_generation(here);  // before the call observes its context: a reset is seen here too
   bind_current_device(here, generation);
   require_stream_of_current_device(stream, "egemm::gemm", here, generation);
   require(g, true, "egemm::gemm", here, generation);
 }
+}  // namespace
+
+void require_device_operands(const GemmArgs& g, cudaStream_t stream) { require_device_operands_of(g, stream); }
+void require_device_operands(const GemmArgs64& g, cudaStream_t stream) { require_device_operands_of(g, stream); }
 
 // Without a device no pointer can be device memory: nothing to ask (each
 // query would fail, on every host call of such a machine).
 void require_host_memory(const GemmArgs& g) {
+  if (device_count().count > 0) require(g, false, "egemm::gemm");
+}
+void require_host_memory(const GemmArgs64& g) {
   if (device_count().count > 0) require(g, false, "egemm::gemm");
 }
 

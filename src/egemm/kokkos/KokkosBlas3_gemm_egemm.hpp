@@ -4,7 +4,7 @@
 //   KokkosBlas::gemm(egemm::EmulatedFP32{}, "N", "T", alpha, A, B, beta, C);  // C's default space
 //
 // Same arguments and meaning as Kokkos Kernels' gemm, plus the tag after the
-// space. Rank-2 float Views; any mix of LayoutLeft / LayoutRight (no copies:
+// space. Rank-2 float Views (double Views with egemm::EmulatedFP64); any mix of LayoutLeft / LayoutRight (no copies:
 // row-major operands are used through the transpose identity) and
 // LayoutStride with a unit stride. On Kokkos::Cuda (CudaSpace, CudaUVMSpace or
 // CudaHostPinnedSpace Views) the work is enqueued on space.cuda_stream() and
@@ -44,14 +44,15 @@ inline char op_char(bool transposed) { return transposed ? 'T' : 'N'; }
 // The call on the Views' storage as validated column-major arguments (no
 // copies): a row-major C through the transpose identity, errors naming the
 // user's Views either way.
-template <class AView, class BView, class CView>
-GemmArgs column_major_args(bool t_a, bool t_b, index_t m, index_t n, index_t k, float alpha, const AView& A,
-                           const BView& B, float beta, const CView& C) {
-  const bool reads_operands = alpha != 0.0f && k > 0 && m > 0 && n > 0;  // as BLAS: not when alpha == 0
+template <class T, class AView, class BView, class CView>
+GemmArgsT<T> column_major_args(bool t_a, bool t_b, index_t m, index_t n, index_t k, T alpha, const AView& A,
+                               const BView& B, T beta, const CView& C) {
+  const bool reads_operands = alpha != T(0) && k > 0 && m > 0 && n > 0;  // as BLAS: not when alpha == 0
   require_data(A, "A", reads_operands);
   require_data(B, "B", reads_operands);
   require_data(C, "C", m > 0 && n > 0);
-  const ColumnMajorOperand a = column_major(A, "A"), b = column_major(B, "B"), c = column_major(C, "C");
+  const ColumnMajorOperand<T> a = column_major<AView, T>(A, "A"), b = column_major<BView, T>(B, "B"),
+                              c = column_major<CView, T>(C, "C");
   if (!c.stored_transposed) {
     // C = alpha op(A) op(B) + beta C, operands as stored.
     return make_gemm_args(caller, op_char(t_a != a.stored_transposed), op_char(t_b != b.stored_transposed), m, n, k,
@@ -63,12 +64,15 @@ GemmArgs column_major_args(bool t_a, bool t_b, index_t m, index_t n, index_t k, 
 }
 
 template <class ExecutionSpace, class Policy, class AView, class BView, class CView>
-void gemm(const ExecutionSpace& space, Policy, const char trans_a[], const char trans_b[], float alpha,
-          const AView& A, const BView& B, float beta, const CView& C) {
-  check_view_type<AView>();
-  check_view_type<BView>();
-  check_view_type<CView>();
-  static_assert(!std::is_const_v<typename CView::value_type>, "C must be a View of non-const float");
+void gemm(const ExecutionSpace& space, Policy, const char trans_a[], const char trans_b[],
+          typename policy_traits<Policy>::value_type alpha, const AView& A, const BView& B,
+          typename policy_traits<Policy>::value_type beta, const CView& C) {
+  using T = typename policy_traits<Policy>::value_type;  // float, or double for EmulatedFP64
+  check_view_type<AView, T>();
+  check_view_type<BView, T>();
+  check_view_type<CView, T>();
+  static_assert(!std::is_const_v<typename CView::value_type>,
+                "C must be a View of non-const float (of non-const double with EmulatedFP64)");
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename AView::memory_space>::accessible &&
                     Kokkos::SpaceAccessibility<ExecutionSpace, typename BView::memory_space>::accessible &&
                     Kokkos::SpaceAccessibility<ExecutionSpace, typename CView::memory_space>::accessible,
@@ -76,7 +80,8 @@ void gemm(const ExecutionSpace& space, Policy, const char trans_a[], const char 
 
   const char ta = trans_char(trans_a, "transA"), tb = trans_char(trans_b, "transB");
   // Reject bad characters here too: the shapes below depend on them.
-  make_gemm_args(caller, ta, tb, 0, 0, 0, 0.0f, nullptr, 1, nullptr, 1, 0.0f, nullptr, 1);
+  make_gemm_args(caller, ta, tb, 0, 0, 0, T(0), static_cast<const T*>(nullptr), 1, static_cast<const T*>(nullptr), 1, T(0),
+                 static_cast<T*>(nullptr), 1);
   const bool t_a = is_transposed(ta), t_b = is_transposed(tb);
   const index_t m = static_cast<index_t>(C.extent(0)), n = static_cast<index_t>(C.extent(1));
   const index_t k = static_cast<index_t>(t_a ? A.extent(0) : A.extent(1));
@@ -88,7 +93,7 @@ void gemm(const ExecutionSpace& space, Policy, const char trans_a[], const char 
                            std::to_string(k) + ", op(B) is " + std::to_string(b_k) + "x" + std::to_string(b_n) +
                            ", C is " + std::to_string(m) + "x" + std::to_string(n));
 
-  const GemmArgs args = column_major_args(t_a, t_b, m, n, k, alpha, A, B, beta, C);
+  const GemmArgsT<T> args = column_major_args<T>(t_a, t_b, m, n, k, alpha, A, B, beta, C);
   // NativeFP32 is the stock gemm, except where EGEMM_KOKKOS_GEMM_TPL routes the
   // stock float gemm on Kokkos::Cuda to EGEMM: there it is cuBLAS SGEMM through
   // EGEMM's backend (below), which also keeps the routed call from recursing.
@@ -142,8 +147,11 @@ EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(NativeFP32)
 EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(FullRangeTF32x3)
 EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(Int8Slices)
 EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(NormwiseFP32)
+EGEMM_KOKKOSBLAS_GEMM_WITH_TAG(EmulatedFP64)
 #undef EGEMM_KOKKOSBLAS_GEMM_WITH_TAG
 static_assert(std::tuple_size_v<egemm::all_policies> == 8,
               "a tag was added to egemm::all_policies: add its KokkosBlas::gemm overload above");
+static_assert(std::tuple_size_v<egemm::all_fp64_policies> == 1,
+              "a tag was added to egemm::all_fp64_policies: add its KokkosBlas::gemm overload above");
 
 }  // namespace KokkosBlas

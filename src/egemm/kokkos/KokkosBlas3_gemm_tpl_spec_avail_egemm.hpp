@@ -24,33 +24,7 @@
 // column B with "N","N" (a gemv).
 #pragma once
 
-#include <KokkosBlas3_gemm_spec.hpp>
-#include <KokkosKernels_config.h>
-#include <Kokkos_Core.hpp>
-
-#include <type_traits>
-
-#if !defined(KOKKOS_ENABLE_CUDA)
-#error "EGEMM_KOKKOS_GEMM_TPL routes KokkosBlas::gemm on Kokkos::Cuda; this Kokkos was built without CUDA"
-#endif
-#if !defined(KOKKOSKERNELS_VERSION) || KOKKOSKERNELS_VERSION < 40000
-#error "EGEMM_KOKKOS_GEMM_TPL needs Kokkos Kernels 4.0 or newer (gemm_tpl_spec_avail with an execution space)"
-#endif
-#if defined(KOKKOSKERNELS_ENABLE_TPL_CUBLAS)
-#error "EGEMM_KOKKOS_GEMM_TPL: this Kokkos Kernels was built with the cuBLAS TPL, which already owns KokkosBlas::gemm for float on CUDA. Use a Kokkos Kernels configured with -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF, or leave the routing off and call KokkosBlas::gemm(space, egemm::EmulatedFP32{}, ...)."
-#endif
-
-namespace egemm::kokkos {
-
-template <class Layout>
-inline constexpr bool is_blas_layout_v =
-    std::is_same_v<Layout, Kokkos::LayoutLeft> || std::is_same_v<Layout, Kokkos::LayoutRight>;
-
-template <class MemorySpace>
-inline constexpr bool is_cuda_memory_v =
-    std::is_same_v<MemorySpace, Kokkos::CudaSpace> || std::is_same_v<MemorySpace, Kokkos::CudaUVMSpace>;
-
-}  // namespace egemm::kokkos
+#include "egemm/kokkos/KokkosBlas3_gemm_tpl_common_egemm.hpp"
 
 namespace KokkosBlas {
 namespace Impl {

@@ -36,8 +36,8 @@ cuda_stream_t stream_of([[maybe_unused]] const ExecutionSpace& space) {
 }
 
 // Runs validated arguments on the space.
-template <class ExecutionSpace>
-void run_gemm(const ExecutionSpace& space, PolicyId policy, const GemmArgs& args) {
+template <class ExecutionSpace, class T>
+void run_gemm(const ExecutionSpace& space, PolicyId policy, const GemmArgsT<T>& args) {
   static_assert(is_cuda_space_v<ExecutionSpace> || is_host_space_v<ExecutionSpace>,
                 "EGEMM runs on Kokkos::Cuda and on host execution spaces only");
   if constexpr (is_cuda_space_v<ExecutionSpace>) {

@@ -1,4 +1,4 @@
-// A rank-2 float View seen as a column-major BLAS operand: pointer, leading
+// A rank-2 float (double for EmulatedFP64) View seen as a column-major BLAS operand: pointer, leading
 // dimension, and whether the storage holds the matrix or its transpose.
 // LayoutLeft is column-major; LayoutRight is the column-major storage of the
 // transpose (so row-major data needs no copy); LayoutStride is accepted when
@@ -16,18 +16,24 @@
 
 namespace egemm::kokkos {
 
+template <class T>
 struct ColumnMajorOperand {
-  float* data;
+  T* data;
   index_t ld;
   bool stored_transposed;  // storage is column-major X^T (row-major X)
 };
 
-template <class View>
+// T: the tag's scalar (policy_traits<Tag>::value_type).
+template <class View, class T = float>
 constexpr void check_view_type() {
   static_assert(Kokkos::is_view<View>::value, "KokkosBlas::gemm with an EGEMM tag takes Kokkos::View arguments");
   static_assert(View::rank == 2, "KokkosBlas::gemm with an EGEMM tag takes rank-2 Views");
-  static_assert(std::is_same_v<std::remove_const_t<typename View::value_type>, float>,
-                "KokkosBlas::gemm with an EGEMM tag takes float Views (EGEMM emulates FP32)");
+  using value = std::remove_const_t<typename View::value_type>;
+  static_assert(!std::is_same_v<T, float> || std::is_same_v<value, float>,
+                "KokkosBlas::gemm with an FP32 EGEMM tag takes float Views (EGEMM's FP32 tags emulate FP32; "
+                "egemm::EmulatedFP64 takes double Views)");
+  static_assert(!std::is_same_v<T, double> || std::is_same_v<value, double>,
+                "KokkosBlas::gemm with egemm::EmulatedFP64 takes double Views");
 }
 
 // A View the call reads must have data (an unmanaged View of a null pointer
@@ -40,11 +46,11 @@ void require_data(const View& v, const char* name, bool read) {
                            std::to_string(v.extent(0)) + " x " + std::to_string(v.extent(1)));
 }
 
-template <class View>
-ColumnMajorOperand column_major(const View& v, const char* name) {
-  check_view_type<View>();
+template <class View, class T = std::remove_const_t<typename View::value_type>>
+ColumnMajorOperand<T> column_major(const View& v, const char* name) {
+  check_view_type<View, T>();
   using layout = typename View::array_layout;
-  auto* p = const_cast<float*>(v.data());
+  auto* p = const_cast<T*>(v.data());
   const index_t rows = static_cast<index_t>(v.extent(0)), cols = static_cast<index_t>(v.extent(1));
   const index_t s0 = static_cast<index_t>(v.stride(0)), s1 = static_cast<index_t>(v.stride(1));
   if constexpr (std::is_same_v<layout, Kokkos::LayoutLeft>) {

@@ -1,0 +1,455 @@
+// EmulatedFP64 on the GPU (Ozaki scheme II, numerics/crt_moduli.hpp): per
+// operand a split kernel (row statistics, scale, flags, the residues of all
+// moduli in one pass), one strided-batched cuBLAS INT8 product (IMMA, int32
+// sums) over the moduli per panel of C's columns, then one kernel that reads
+// each entry's int32 products once, reconstructs it exactly, unscales it and
+// applies alpha/beta; entries of rows or columns with Inf/NaN or too wide a
+// spread (listed by the split, on the device) are computed with float64
+// float64 sums at least as accurate as DGEMM's. Small problems run cuBLAS DGEMM. All on
+// the caller's stream, no host read of device data (except the debug log's
+// counts, when EGEMM_LOG=debug and the stream is not being captured).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "backends/cuda/cublas/cublas_native.hpp"
+#include "backends/cuda/cuda_gemm.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/dependent_launch.hpp"
+#include "backends/cuda/runtime/tuning.hpp"
+#include "backends/cuda/runtime/workspace.hpp"
+#include "egemm/errors.hpp"
+#include "egemm/log.hpp"
+#include "egemm/numerics/crt_moduli.hpp"
+#include "egemm/numerics/float64_sum.hpp"
+
+namespace egemm::cuda {
+namespace {
+
+namespace crt = numerics::crt;
+
+constexpr index_t depth_multiple = 16;  // IMMA: leading dimensions of the int8 operands, multiples of 16 bytes
+constexpr int split_threads = 256;      // a block per row, 4 values a thread per step
+constexpr std::size_t products_cap = std::size_t(4) << 30;  // the int32 products of one panel of C's columns
+
+index_t round_up(index_t v, index_t multiple) { return (v + multiple - 1) / multiple * multiple; }
+
+// One operand (op(A), or op(B)^T) as rows of depth k, split.
+struct Fp64Operand {
+  index_t rows = 0, depth = 0, depth_pad = 0;
+  signed char* residues = nullptr;  // [modulus][rows][depth_pad], k-contiguous (IMMA's "T" layout)
+  int* scale = nullptr;             // s: X = RN(x 2^s)
+  int* exponent = nullptr;          // E (crt::zero_row_exponent: a zero row)
+  unsigned char* float64 = nullptr; // 1: Inf/NaN in the row, 2: too wide; its entries are float64 sums
+  unsigned* counts = nullptr;       // [0]: flagged rows, [1]: of them with Inf/NaN
+  double* transposed = nullptr;     // the rows k-contiguous where the operand stores them strided
+  const double* rows_base = nullptr;  // the rows k-contiguous: row r at rows_base + r * rows_ld
+  index_t rows_ld = 0;
+};
+
+// --- transpose: rows whose values are strided become k-contiguous ----------------------
+
+// out[r * depth + p] = x(r, p) for x(r, p) = base[r + p * ld] (rows contiguous).
+__global__ void transpose_kernel(const double* __restrict__ base, index_t ld, index_t rows, index_t depth,
+                                 double* __restrict__ out) {
+  __shared__ double tile[32][33];
+  const index_t r0 = static_cast<index_t>(blockIdx.x) * 32, p0 = static_cast<index_t>(blockIdx.y) * 32;
+  for (int dy = threadIdx.y; dy < 32; dy += blockDim.y) {
+    const index_t r = r0 + threadIdx.x, p = p0 + dy;
+    if (r < rows && p < depth) tile[dy][threadIdx.x] = base[r + p * ld];
+  }
+  __syncthreads();
+  for (int dy = threadIdx.y; dy < 32; dy += blockDim.y) {
+    const index_t r = r0 + dy, p = p0 + threadIdx.x;
+    if (r < rows && p < depth) out[r * depth + p] = tile[threadIdx.x][dy];
+  }
+}
+
+// --- the split: statistics, scale, flags and residues of one row per block --------------
+
+template <class T, class Op>
+__device__ T block_reduce(T v, Op op, T* shared) {
+  for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  __syncthreads();  // `shared` may still be read from a previous reduction
+  if (lane == 0) shared[warp] = v;
+  __syncthreads();
+  v = shared[0];
+  for (int w = 1; w < split_threads / 32; ++w) v = op(v, shared[w]);
+  return v;
+}
+
+template <int L>
+__device__ __forceinline__ void write_residues(signed char* out, index_t plane, int moduli,
+                                               const crt::ResidueDigits X[4]) {
+  if (L >= moduli) return;
+  char4 r;
+  r.x = crt::residue<L>(X[0]);
+  r.y = crt::residue<L>(X[1]);
+  r.z = crt::residue<L>(X[2]);
+  r.w = crt::residue<L>(X[3]);
+  *reinterpret_cast<char4*>(out + L * plane) = r;
+}
+
+template <int... L>
+__device__ __forceinline__ void write_all_residues(signed char* out, index_t plane, int moduli,
+                                                   const crt::ResidueDigits X[4], std::integer_sequence<int, L...>) {
+  (write_residues<L>(out, plane, moduli, X), ...);
+}
+
+// Row r of x (values at row + p, p < depth): max, then the fixed-point sums,
+// then the residues. The row is read three times; the second and third
+// reads mostly hit L2.
+__global__ void __launch_bounds__(split_threads) split_kernel(const double* __restrict__ base, index_t row_stride,
+                                                              Fp64Operand op, int moduli, int beta, int spread_log2) {
+  __shared__ unsigned long long shared[split_threads / 32];
+  const index_t r = blockIdx.x;
+  const double* row = base + r * row_stride;
+  const index_t k = op.depth;
+
+  double largest = 0.0;
+  unsigned nonfinite = 0;
+  for (index_t p = threadIdx.x; p < k; p += split_threads) {
+    const double v = row[p];
+    if (isfinite(v)) largest = fmax(largest, fabs(v));
+    else nonfinite = 1;
+  }
+  // |x| >= 0 orders as its bits: the maximum of the bits is the bits of the maximum.
+  const auto largest_bits = block_reduce<unsigned long long>(
+      static_cast<unsigned long long>(__double_as_longlong(largest)),
+      [](unsigned long long a, unsigned long long b) { return a > b ? a : b; }, shared);
+  nonfinite = static_cast<unsigned>(
+      block_reduce<unsigned long long>(nonfinite, [](unsigned long long a, unsigned long long b) { return a | b; }, shared));
+  largest = __longlong_as_double(static_cast<long long>(largest_bits));
+
+  crt::RowStats s{crt::zero_row_exponent, 0, 0, nonfinite != 0};
+  if (largest > 0.0) {
+    s.exponent = crt::value_exponent(largest);
+    uint64_t squares = 0, magnitudes = 0;
+    for (index_t p = threadIdx.x; p < k; p += split_threads) {
+      const double v = row[p];
+      if (isfinite(v)) crt::add_to_sums(v, s.exponent, squares, magnitudes);
+    }
+    const auto add = [](unsigned long long a, unsigned long long b) { return a + b; };
+    s.squares = block_reduce<unsigned long long>(squares, add, shared);
+    s.magnitudes = block_reduce<unsigned long long>(magnitudes, add, shared);
+  }
+  const int scale = crt::row_scale(s, k, beta);
+  const unsigned char flag = s.nonfinite ? 1 : (crt::row_too_wide(s, k, spread_log2) ? 2 : 0);
+  if (threadIdx.x == 0) {
+    op.scale[r] = scale;
+    op.exponent[r] = s.exponent;
+    op.float64[r] = flag;
+    if (flag != 0) {  // counted for the debug log
+      atomicAdd(&op.counts[0], 1u);
+      if (flag == 1) atomicAdd(&op.counts[1], 1u);
+    }
+  }
+  if (flag != 0) return;  // its entries are float64 sums: its residues are never read
+
+  const index_t plane = op.rows * op.depth_pad;
+  signed char* out = op.residues + r * op.depth_pad;
+  for (index_t p = 4 * static_cast<index_t>(threadIdx.x); p < op.depth_pad; p += 4 * split_threads) {
+    crt::ResidueDigits X[4];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) X[q] = crt::residue_digits(p + q < k ? crt::scaled_integer(row[p + q], scale) : 0);
+    write_all_residues(out + p, plane, moduli, X, std::make_integer_sequence<int, crt::max_moduli>{});
+  }
+}
+
+// --- the entries: reconstruction and epilogue --------------------------------------------
+
+struct EntryArgs {
+  const int* products;  // [modulus][column][ldp] int32, columns j0.. of C
+  index_t ldp, plane;   // plane = ldp * panel columns
+  index_t m, n_panel, j0, k;
+  Fp64Operand a, b;
+  double alpha, beta;
+  double* c;
+  index_t ldc;
+};
+
+template <int... L>
+__device__ __forceinline__ double reconstruct_entry(const int* p, index_t plane, const crt::Constants& c,
+                                                    std::integer_sequence<int, L...>) {
+  crt::Accumulator acc;
+  ((L < c.moduli ? crt::accumulate<L>(acc, __ldcs(p + L * plane), c) : void()), ...);
+  return crt::reconstruct(acc, c);
+}
+
+__global__ void entries_kernel(EntryArgs e, const crt::Constants constants) {
+  const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const index_t jl = blockIdx.y;
+  if (i >= e.m) return;
+  const index_t j = e.j0 + jl;
+  if (e.a.float64[i] != 0 || e.b.float64[j] != 0) return;  // the float64 pass's
+  double* c = e.c + i + j * e.ldc;
+  const int ea = e.a.exponent[i], eb = e.b.exponent[j];
+  if (crt::products_may_overflow(ea, eb, e.k)) {
+    const double s = numerics::float64_dot(e.a.rows_base + i * e.a.rows_ld, 1, e.b.rows_base + j * e.b.rows_ld, 1, e.k);
+    *c = crt::alpha_beta(s, e.alpha, e.beta, c);
+    return;
+  }
+  const double v = reconstruct_entry(e.products + i + jl * e.ldp, e.plane, constants,
+                                     std::make_integer_sequence<int, crt::max_moduli>{});
+  *c = crt::alpha_beta(crt::unscale(v, -(e.a.scale[i] + e.b.scale[j])), e.alpha, e.beta, c);
+}
+
+// The entries of flagged rows of op(A) and columns of op(B) (numerics/float64_sum.hpp),
+// a 64 x 64 tile of C per block (the tiles without a flagged row or column
+// exit at once), 4 x 4 entries per thread, k in steps of 16 through shared
+// memory from the k-contiguous rows; each entry's operations in the order
+// float64_dot takes them.
+constexpr int f64_tile = 64, f64_step = 16, f64_threads = 256;
+static_assert(numerics::float64_block % f64_step == 0, "a block of the sum spans whole steps");
+
+__global__ void __launch_bounds__(f64_threads) float64_tiles_kernel(EntryArgs e) {
+  const index_t i0 = static_cast<index_t>(blockIdx.x) * f64_tile, j0 = static_cast<index_t>(blockIdx.y) * f64_tile;
+  const int t = threadIdx.x;
+  int flagged = 0;
+  if (t < f64_tile && i0 + t < e.m) flagged = e.a.float64[i0 + t] != 0;
+  else if (t >= f64_tile && t < 2 * f64_tile && j0 + t - f64_tile < e.n_panel) flagged = e.b.float64[j0 + t - f64_tile] != 0;
+  if (!__syncthreads_or(flagged)) return;
+
+  __shared__ double As[f64_step][f64_tile + 1], Bs[f64_step][f64_tile + 1];
+  const int tx = t % 16, ty = t / 16;  // entries (ty*4 + r, tx*4 + c)
+  numerics::CompensatedSum sum[4][4];
+  double block[4][4];
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) block[r][c] = 0.0;
+  const int load_row = t / 4, load_k = (t % 4) * 4;  // 64 rows x 16 k: 4 consecutive values a thread
+  for (index_t p0 = 0; p0 < e.k; p0 += f64_step) {
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const index_t p = p0 + load_k + q, i = i0 + load_row, j = j0 + load_row;
+      As[load_k + q][load_row] = p < e.k && i < e.m ? e.a.rows_base[i * e.a.rows_ld + p] : 0.0;
+      Bs[load_k + q][load_row] = p < e.k && j < e.n_panel ? e.b.rows_base[j * e.b.rows_ld + p] : 0.0;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < f64_step; ++kk) {
+      double a[4], b[4];
+#pragma unroll
+      for (int r = 0; r < 4; ++r) a[r] = As[kk][ty * 4 + r];
+#pragma unroll
+      for (int c = 0; c < 4; ++c) b[c] = Bs[kk][tx * 4 + c];
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) block[r][c] = __fma_rn(a[r], b[c], block[r][c]);
+    }
+    const index_t done = p0 + f64_step;
+    if (done % numerics::float64_block == 0 || done >= e.k) {  // a block of the sum ends here (or k does)
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          numerics::fold_block(sum[r][c], block[r][c]);
+          block[r][c] = 0.0;
+        }
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      const index_t i = i0 + ty * 4 + r, j = j0 + tx * 4 + c;
+      if (i >= e.m || j >= e.n_panel || (e.a.float64[i] == 0 && e.b.float64[j] == 0)) continue;
+      double* out = e.c + i + j * e.ldc;
+      *out = crt::alpha_beta(numerics::value_of(sum[r][c]), e.alpha, e.beta, out);
+    }
+}
+
+// --- the call --------------------------------------------------------------------------
+
+bool fits_int(const GemmArgs64& g) {
+  for (index_t v : {g.m, g.n, g.k, g.lda, g.ldb, g.ldc})
+    if (v > INT_MAX) return false;
+  return true;
+}
+
+void native_dgemm(const GemmArgs64& g, cudaStream_t stream) {
+  cublasHandle_t h = cublas_handle();
+  EGEMM_CUBLAS_CHECK(cublasSetStream(h, stream));
+  const cublasOperation_t ta = to_cublas(g.trans_a), tb = to_cublas(g.trans_b);
+  if (fits_int(g)) {
+    EGEMM_CUBLAS_CHECK(cublasDgemm(h, ta, tb, static_cast<int>(g.m), static_cast<int>(g.n), static_cast<int>(g.k),
+                                   &g.alpha, g.a, static_cast<int>(g.lda), g.b, static_cast<int>(g.ldb), &g.beta, g.c,
+                                   static_cast<int>(g.ldc)));
+  } else {
+    EGEMM_CUBLAS_CHECK(cublasDgemm_64(h, ta, tb, g.m, g.n, g.k, &g.alpha, g.a, g.lda, g.b, g.ldb, &g.beta, g.c, g.ldc));
+  }
+}
+
+// The call's pieces in its workspace (a measuring carver only counts them).
+struct Plan {
+  int moduli = 0;
+  index_t ldp = 0, panel = 0;  // products' leading dimension, columns of C per panel
+  Fp64Operand a, b;
+  int* products = nullptr;
+  unsigned* counts = nullptr;  // a's two counts, then b's
+};
+
+Plan carve(const GemmArgs64& g, int moduli, WorkspaceCarver& w) {
+  Plan p;
+  p.moduli = moduli;
+  p.ldp = round_up(g.m, 16);
+  const std::size_t column_bytes = static_cast<std::size_t>(moduli) * static_cast<std::size_t>(p.ldp) * sizeof(int);
+  p.panel = std::max<index_t>(64, static_cast<index_t>(products_cap / column_bytes) / 64 * 64);
+  p.panel = std::min<index_t>(p.panel, g.n);
+  p.panel = std::min<index_t>(p.panel, 65535);  // gridDim.y of the entries kernel
+  p.counts = w.take<unsigned>(4);
+  const auto one = [&](Fp64Operand& op, const OperandRows64& x, unsigned* counts) {
+    op.rows = x.rows;
+    op.depth = g.k;
+    op.depth_pad = round_up(g.k, depth_multiple);
+    op.residues = w.take<signed char>(static_cast<std::size_t>(moduli * op.rows * op.depth_pad));
+    op.scale = w.take<int>(static_cast<std::size_t>(op.rows));
+    op.exponent = w.take<int>(static_cast<std::size_t>(op.rows));
+    op.float64 = w.take<unsigned char>(static_cast<std::size_t>(op.rows));
+    op.counts = counts;
+    if (x.depth_stride != 1) op.transposed = w.take<double>(static_cast<std::size_t>(op.rows * op.depth));
+    op.rows_base = op.transposed != nullptr ? op.transposed : x.base;
+    op.rows_ld = op.transposed != nullptr ? op.depth : x.row_stride;
+  };
+  one(p.a, g.a_rows(), p.counts);
+  one(p.b, g.b_cols(), w.measures_only() ? nullptr : p.counts + 2);
+  p.products = w.take<int>(static_cast<std::size_t>(moduli) * static_cast<std::size_t>(p.ldp * p.panel));
+  return p;
+}
+
+void launch_split(const OperandRows64& x, Fp64Operand& op, int moduli, int beta, cudaStream_t stream) {
+  const double* base = x.base;
+  index_t row_stride = x.row_stride;
+  if (x.depth_stride != 1) {  // rows strided: make them k-contiguous first
+    const dim3 grid(static_cast<unsigned>((x.rows + 31) / 32), static_cast<unsigned>((x.depth + 31) / 32));
+    launch_plain(transpose_kernel, grid, dim3(32, 8), 0, stream, x.base, x.depth_stride, x.rows, x.depth,
+                 op.transposed);
+    base = op.transposed;
+    row_stride = x.depth;
+  }
+  launch_plain(split_kernel, dim3(static_cast<unsigned>(x.rows)), dim3(split_threads), 0, stream, base, row_stride, op,
+               moduli, beta, crt::spread_log2_for(moduli));
+}
+
+EntryArgs entry_args(const GemmArgs64& g, const Plan& p) {
+  return EntryArgs{p.products, p.ldp, 0, g.m, 0, 0, g.k, p.a, p.b, g.alpha, g.beta, g.c, g.ldc};
+}
+
+// The whole sequence on a carved plan (nothing enqueued while measuring).
+void enqueue(const GemmArgs64& g, const Plan& plan_in, const crt::Constants& constants, cudaStream_t stream) {
+  Plan plan = plan_in;
+  EGEMM_CUDA_CHECK(cudaMemsetAsync(plan.counts, 0, 4 * sizeof(unsigned), stream));
+  launch_split(g.a_rows(), plan.a, plan.moduli, constants.beta, stream);
+  launch_split(g.b_cols(), plan.b, plan.moduli, constants.beta, stream);
+
+  cublasHandle_t h = cublas_handle();
+  EGEMM_CUBLAS_CHECK(cublasSetStream(h, stream));
+  const int one = 1, zero = 0;
+  const index_t kp = plan.a.depth_pad;
+  // One product per modulus where each is large (cuBLAS's kernel for one 8192^3 product ran at
+  // ~1430 TOPS on an H200, its strided-batched kernel over 15 of them at ~1220), a strided-batched
+  // call over the moduli where they are small and launches would dominate.
+  const bool one_call_per_modulus = static_cast<double>(g.m) * static_cast<double>(g.n) >= 4096.0 * 4096.0;
+  for (index_t j0 = 0; j0 < g.n; j0 += plan.panel) {
+    const index_t cols = std::min(plan.panel, g.n - j0);
+    // P_l = A_l^T B_l for every modulus l: int8 in, exact int32 sums out.
+    if (one_call_per_modulus) {
+      for (int l = 0; l < plan.moduli; ++l)
+        EGEMM_CUBLAS_CHECK(cublasGemmEx(
+            h, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(g.m), static_cast<int>(cols), static_cast<int>(kp), &one,
+            plan.a.residues + l * g.m * kp, CUDA_R_8I, static_cast<int>(kp), plan.b.residues + l * g.n * kp + j0 * kp,
+            CUDA_R_8I, static_cast<int>(kp), &zero, plan.products + l * plan.ldp * cols, CUDA_R_32I,
+            static_cast<int>(plan.ldp), CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT));
+    } else {
+      EGEMM_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+          h, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(g.m), static_cast<int>(cols), static_cast<int>(kp), &one,
+          plan.a.residues, CUDA_R_8I, static_cast<int>(kp), static_cast<long long>(g.m * kp),
+          plan.b.residues + j0 * kp, CUDA_R_8I, static_cast<int>(kp), static_cast<long long>(g.n * kp), &zero,
+          plan.products, CUDA_R_32I, static_cast<int>(plan.ldp), static_cast<long long>(plan.ldp * cols), plan.moduli,
+          CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT));
+    }
+    EntryArgs e = entry_args(g, plan);
+    e.plane = plan.ldp * cols;
+    e.n_panel = cols;
+    e.j0 = j0;
+    launch_plain(entries_kernel, dim3(static_cast<unsigned>((g.m + 127) / 128), static_cast<unsigned>(cols)), dim3(128),
+                 0, stream, e, constants);
+  }
+  EntryArgs e = entry_args(g, plan);
+  e.n_panel = g.n;
+  launch_plain(float64_tiles_kernel,
+               dim3(static_cast<unsigned>((g.m + f64_tile - 1) / f64_tile), static_cast<unsigned>((g.n + f64_tile - 1) / f64_tile)),
+               dim3(f64_threads), 0, stream, e);
+}
+
+bool can_report(cudaStream_t stream) {
+  if (!debug_log_enabled()) return false;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  return cudaStreamIsCapturing(stream, &capture) == cudaSuccess && capture == cudaStreamCaptureStatusNone;
+}
+
+// The smallest extents the moduli pay on: measured on an H200 (perf_tests/gemm_suite,
+// EGEMM_SUITE_FP64=1), 2048^3 ran at 0.62x cuBLAS DGEMM, 4096^3 at 1.0x (with ~5x
+// less error), 4096 x 4096 x 8192 at 1.13x, 8192^3 at 1.16x: the split and the
+// int32 products' traffic grow with m n + (m + n) k, the INT8 products with m n k.
+constexpr index_t min_extent = 4096;
+
+}  // namespace
+
+bool emulated_fp64_on_tensor_cores(index_t m, index_t n, index_t k) {
+  if (k > crt::max_depth) return false;
+  // The kernels' grids (float64_tiles_kernel: 64-wide tiles of n in gridDim.y) and cuBLAS's int extents.
+  constexpr index_t extent_limit = index_t{65535} * f64_tile;
+  if (m > extent_limit || n > extent_limit) return false;
+  if (!small_gemm_fallback()) return true;
+  return std::min({m, n, k}) >= min_extent;
+}
+
+void gemm(PolicyId policy, const GemmArgs64& g, cudaStream_t stream) {
+  if (policy != PolicyId::emulated_fp64)
+    throw unsupported(std::string("egemm::gemm (CUDA): no double-precision algorithm for policy ") + policy_name(policy));
+  const CallTuning call_tuning;
+  if (!emulated_fp64_on_tensor_cores(g.m, g.n, g.k)) {
+    log_debug([&] {
+      return "cuda EmulatedFP64 " + describe(g) +
+             (g.k > crt::max_depth ? " -> native_fp64 (k beyond the moduli's exact int32 sums)"
+                                   : " -> native_fp64 (the emulation cannot win here, or the shape exceeds its grids)");
+    });
+    return native_dgemm(g, stream);
+  }
+  const int moduli = crt::moduli_for_calls();
+  const crt::Constants constants = crt::make_constants(moduli);
+  WorkspaceCarver sizer;
+  (void)carve(g, moduli, sizer);
+  StreamWorkspace workspace(stream);
+  if (!workspace.try_allocate(sizer.size())) {
+    log_debug([&] {
+      return "cuda EmulatedFP64 " + describe(g) + " -> native_fp64 (" + std::to_string(sizer.size() >> 20) +
+             " MiB of scratch not available)";
+    });
+    return native_dgemm(g, stream);
+  }
+  WorkspaceCarver scratch(workspace.data(), sizer.size());
+  const Plan plan = carve(g, moduli, scratch);
+  enqueue(g, plan, constants, stream);
+  if (can_report(stream)) {
+    unsigned counts[4] = {0, 0, 0, 0};
+    EGEMM_CUDA_CHECK(cudaMemcpyAsync(counts, plan.counts, sizeof counts, cudaMemcpyDeviceToHost, stream));
+    EGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+    log_debug([&] {
+      return "cuda EmulatedFP64 " + describe(g) + " -> " + std::to_string(moduli) + " moduli, float64 for " +
+             std::to_string(counts[0] - counts[1]) + " wide rows of op(A), " + std::to_string(counts[2] - counts[3]) +
+             " wide columns of op(B), " + std::to_string(counts[1] + counts[3]) + " with Inf/NaN";
+    });
+  }
+}
+
+}  // namespace egemm::cuda
