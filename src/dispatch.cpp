@@ -11,7 +11,11 @@
 
 namespace egemm {
 
-void detail::gemm_host(PolicyId policy, const GemmArgs& args) {
+namespace {
+
+// The host and CUDA forms' shared steps, float and double alike.
+template <class T>
+void host_call(PolicyId policy, const GemmArgsT<T>& args) {
 #if EGEMM_HAVE_CUDA
   cuda::require_host_memory(args);
 #endif
@@ -20,7 +24,8 @@ void detail::gemm_host(PolicyId policy, const GemmArgs& args) {
   host::gemm(policy, args);
 }
 
-void detail::gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stream) {
+template <class T>
+void cuda_call(PolicyId policy, const GemmArgsT<T>& args, cuda_stream_t stream) {
 #if EGEMM_HAVE_CUDA
   cuda::require_a_device();  // before anything that would ask the missing device about the pointers
   if (args.empty()) return;
@@ -36,29 +41,13 @@ void detail::gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stre
 #endif
 }
 
-void detail::gemm_host(PolicyId policy, const GemmArgs64& args) {
-#if EGEMM_HAVE_CUDA
-  cuda::require_host_memory(args);
-#endif
-  if (args.empty()) return;
-  if (args.only_scales_c()) return host::scale_c(args);
-  host::gemm(policy, args);
-}
+}  // namespace
 
+void detail::gemm_host(PolicyId policy, const GemmArgs& args) { host_call(policy, args); }
+void detail::gemm_host(PolicyId policy, const GemmArgs64& args) { host_call(policy, args); }
+void detail::gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stream) { cuda_call(policy, args, stream); }
 void detail::gemm_cuda(PolicyId policy, const GemmArgs64& args, cuda_stream_t stream) {
-#if EGEMM_HAVE_CUDA
-  cuda::require_a_device();
-  if (args.empty()) return;
-  cuda::require_device_operands(args, stream);
-  cuda::observe_device_context();
-  if (args.only_scales_c()) return cuda::scale_c(args, stream);
-  cuda::gemm(policy, args, stream);
-#else
-  (void)policy;
-  (void)args;
-  (void)stream;
-  throw unsupported("egemm::gemm: a CUDA stream was given, but this EGEMM was built without CUDA (EGEMM_ENABLE_CUDA=OFF)");
-#endif
+  cuda_call(policy, args, stream);
 }
 
 bool emulated_fp64_uses_tensor_cores(index_t m, index_t n, index_t k) {

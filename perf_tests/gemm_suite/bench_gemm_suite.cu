@@ -133,41 +133,12 @@ void run_case(benchmark::State& state, Case c, std::string method_name) {
   BENCH_CUDA(cudaStreamSynchronize(stream));
   const Errors e = p.errors_of_c();
 
-  const double flop = 2.0 * c.shape.m * double(c.shape.n) * c.shape.k;
-  const int reps = std::clamp(static_cast<int>(4e13 / flop), 5, 40);
-  perf::warm_up([&](int call) { method.run(p, call % p.sets(), stream); }, stream);
-  perf::EventTimer timer(stream);
-  std::vector<double> seconds(reps);
-  for (int r = 0; r < reps; ++r) seconds[r] = timer.seconds([&] { method.run(p, r % p.sets(), stream); });
-  const double median_s = perf::median_of(seconds);
-  const std::string benchmark = benchmark_name(c.dist, method_name, c.shape);
-  bool hot = slowed_down_for_heat(benchmark);
-
-  for (auto _ : state) state.SetIterationTime(median_s);
-  state.SetLabel(method_name);
-  state.counters["M"] = c.shape.m;
-  state.counters["N"] = c.shape.n;
-  state.counters["K"] = c.shape.k;
-  state.counters["TFLOPs"] = flop / median_s * 1e-12;
+  time_benchmark(state, benchmark_name(c.dist, method_name, c.shape), method_name, c.shape.m, c.shape.n, c.shape.k,
+                 4e13, p.sets(), stream, [&](int set) { method.run(p, set, stream); });
   state.counters["rel_fro_err"] = e.rel_frobenius;
   state.counters["max_abs_err"] = e.max_abs;
   state.counters["max_err_vs_sgemm"] = e.max_vs_sgemm;
   state.counters["nonfinite"] = e.nonfinite;
-  state.counters["reps"] = reps;
-  if (regimes_requested()) {
-    int call = 0;
-    const auto next = [&] { method.run(p, call++ % p.sets(), stream); };
-    const double rested_s = perf::rested_seconds(next, 5, 0.25, stream);
-    const int one_second = std::clamp(static_cast<int>(1.0 / median_s), 3, 20000);
-    const double sustained_s = perf::queued_seconds(next, one_second, one_second, stream);
-    state.counters["TFLOPs_rested"] = flop / rested_s * 1e-12;
-    state.counters["TFLOPs_sustained"] = flop / sustained_s * 1e-12;
-    hot = slowed_down_for_heat(benchmark) || hot;
-  }
-  if (const perf::NvmlDevice* gpu = nvml()) {
-    state.counters["gpu_temperature_c"] = gpu->temperature_c();
-    state.counters["thermal_slowdown"] = hot ? 1 : 0;
-  }
 }
 
 // Method names without building a problem: the egemm tags plus the fixed cuBLAS list.
