@@ -48,8 +48,9 @@ int takes(int policy, int64_t m, int64_t n, int64_t k, int64_t batch, const char
   return 1;
 }
 
-int gemm(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
-         const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream, char* why, size_t why_size) {
+template <class T>
+int gemm_of(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+            const T* b, int64_t ldb, T beta, T* c, int64_t ldc, void* stream, char* why, size_t why_size) {
   try {
     egemm::detail::gemm_cuda(static_cast<egemm::PolicyId>(policy),
                              egemm::make_gemm_args("libegemm_cublas", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc),
@@ -63,7 +64,48 @@ int gemm(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, float al
   return 1;
 }
 
-constexpr egemm_cublas_engine the_engine{EGEMM_CUBLAS_ENGINE_ABI, &takes, &gemm};
+int gemm(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+         const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream, char* why, size_t why_size) {
+  return gemm_of(policy, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream, why, why_size);
+}
+
+// FP64: the products EmulatedFP64 runs on the INT8 tensor cores (4096 and up
+// in every extent, k below 2^17: egemm::emulated_fp64_uses_tensor_cores);
+// batches pass through (a call per item would not beat cuBLAS's one launch
+// where the items are small, and no FP64 batch has been measured).
+int takes64(int policy, int64_t m, int64_t n, int64_t k, int64_t batch, const char** why) {
+  const auto id = static_cast<egemm::PolicyId>(policy);
+  try {
+    if (id != egemm::PolicyId::emulated_fp64) {
+      *why = "not an FP64 tag";
+      return 0;
+    }
+    if (batch != 1) {
+      *why = "an FP64 batch (EGEMM takes FP64 products one call at a time)";
+      return 0;
+    }
+    if (!egemm::cuda_available()) {
+      *why = "the current device is not one EGEMM runs on";
+      return 0;
+    }
+    if (!egemm::emulated_fp64_uses_tensor_cores(m, n, k)) {
+      *why = "EGEMM would hand this shape to DGEMM (too small to gain)";
+      return 0;
+    }
+  } catch (const std::exception&) {
+    *why = "EGEMM cannot query the current device";
+    return 0;
+  }
+  return 1;
+}
+
+int gemm64(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
+           const double* b, int64_t ldb, double beta, double* c, int64_t ldc, void* stream, char* why,
+           size_t why_size) {
+  return gemm_of(policy, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream, why, why_size);
+}
+
+constexpr egemm_cublas_engine the_engine{EGEMM_CUBLAS_ENGINE_ABI, &takes, &gemm, &takes64, &gemm64};
 
 }  // namespace
 

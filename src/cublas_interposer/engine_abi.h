@@ -13,7 +13,7 @@ extern "C" {
    process that never makes one (or runs with EGEMM_CUBLAS_POLICY=off) never
    loads EGEMM or a second CUDA runtime, and EGEMM's own libcudart/libcublas
    dependencies resolve, by soname, to the copies the application loaded. */
-#define EGEMM_CUBLAS_ENGINE_ABI 2
+#define EGEMM_CUBLAS_ENGINE_ABI 3
 
 typedef struct egemm_cublas_engine {
   int abi; /* EGEMM_CUBLAS_ENGINE_ABI */
@@ -31,6 +31,12 @@ typedef struct egemm_cublas_engine {
   int (*gemm)(int policy, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
               int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream, char* why,
               size_t why_size);
+  /* The same two for FP64 products and an FP64 tag (EmulatedFP64): where
+     EGEMM would hand a product to DGEMM, the caller's call is that DGEMM. */
+  int (*takes64)(int policy, int64_t m, int64_t n, int64_t k, int64_t batch, const char** why);
+  int (*gemm64)(int policy, char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                int64_t lda, const double* b, int64_t ldb, double beta, double* c, int64_t ldc, void* stream,
+                char* why, size_t why_size);
 } egemm_cublas_engine;
 
 /* The engine's only exported symbol. */

@@ -1,22 +1,7 @@
-// cublasDgemm_v2 (and _64): passed through and logged until an FP64 tag exists.
-//
-// Plugging the FP64 tag in: give the engine an FP64 gemm, make fp64_refusal()
-// (take_rules.cpp) return null for it, and run an Fp64Problem here the way
-// handle_fp32_call runs an Fp32Problem; cublasGemmEx's FP64 branch already
-// reaches fp64_refusal() through data_types_refusal().
+// cublasDgemm_v2 (and _64): FP64 by their type, taken under the handle's rules when EGEMM_CUBLAS_FP64_POLICY names an FP64 tag.
 #include "src/cublas_interposer/handle_call.hpp"
 
 using namespace egemm::interposer;
-
-namespace {
-
-void log_fp64(const char* entry, cublasOperation_t ta, cublasOperation_t tb, long long m, long long n, long long k) {
-  if (nested_call()) return;
-  const char* why = policy_refusal();
-  log_passed(entry, transpose_char(ta), transpose_char(tb), m, n, k, 1, why != nullptr ? why : fp64_refusal());
-}
-
-}  // namespace
 
 EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
                                                       int m, int n, int k, const double* alpha, const double* A,
@@ -24,9 +9,9 @@ EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cub
                                                       int ldc) {
   const auto f = real_cublas().dgemm;
   if (f == nullptr) return missing_real_function("cublasDgemm_v2");
-  log_fp64("cublasDgemm_v2", ta, tb, m, n, k);
-  Inside inside;
-  return f(handle, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  return handle_gemm_call<double>(
+      {"cublasDgemm_v2", handle, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1}, nullptr,
+      [&](long long) { return f(handle, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); });
 }
 
 EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasDgemm_v2_64(cublasHandle_t handle, cublasOperation_t ta,
@@ -36,7 +21,7 @@ EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasDgemm_v2_64(cublasHandle_t handle, 
                                                          int64_t ldc) {
   const auto f = real_cublas().dgemm_64;
   if (f == nullptr) return missing_real_function("cublasDgemm_v2_64");
-  log_fp64("cublasDgemm_v2_64", ta, tb, m, n, k);
-  Inside inside;
-  return f(handle, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  return handle_gemm_call<double>(
+      {"cublasDgemm_v2_64", handle, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1}, nullptr,
+      [&](long long) { return f(handle, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); });
 }

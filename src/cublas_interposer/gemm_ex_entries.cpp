@@ -1,4 +1,4 @@
-// cublasGemmEx and cublasGemmStridedBatchedEx (and _64): taken for FP32 A, B, C with CUBLAS_COMPUTE_32F only.
+// cublasGemmEx and cublasGemmStridedBatchedEx (and _64): taken for FP32 A, B, C with CUBLAS_COMPUTE_32F, and for FP64 ones with CUBLAS_COMPUTE_64F.
 #include "src/cublas_interposer/handle_call.hpp"
 
 using namespace egemm::interposer;
@@ -12,12 +12,24 @@ const char* ex_refusal(cudaDataType a, cudaDataType b, cudaDataType c, cublasCom
   return compute_type_refusal(compute);
 }
 
-// Items from `i` on, in bytes: only an FP32 call is ever split (EGEMM took its leading items).
-const void* skip(const void* p, long long i, long long stride) {
-  return static_cast<const char*>(p) + i * stride * static_cast<long long>(sizeof(float));
+// Items from `i` on, in bytes, of `element` bytes each.
+const void* skip(const void* p, long long i, long long stride, long long element) {
+  return static_cast<const char*>(p) + i * stride * element;
 }
-void* skip(void* p, long long i, long long stride) {
-  return static_cast<char*>(p) + i * stride * static_cast<long long>(sizeof(float));
+void* skip(void* p, long long i, long long stride, long long element) {
+  return static_cast<char*>(p) + i * stride * element;
+}
+
+// FP64 data (all three CUDA_R_64F) runs the FP64 path, everything else the FP32 one.
+template <class Forward>
+cublasStatus_t ex_call(const HandleCall& c, cudaDataType a, cudaDataType b, cudaDataType d, cublasComputeType_t compute,
+                       Forward&& forward) {
+  if (all_fp64(a, b, d)) return handle_gemm_call<double>(c, fp64_compute_type_refusal(compute), forward);
+  return handle_gemm_call<float>(c, ex_refusal(a, b, d, compute), forward);
+}
+
+long long element_bytes(cudaDataType a, cudaDataType b, cudaDataType c) {
+  return all_fp64(a, b, c) ? static_cast<long long>(sizeof(double)) : static_cast<long long>(sizeof(float));
 }
 
 }  // namespace
@@ -29,8 +41,8 @@ EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasGemmEx(cublasHandle_t handle, cubla
                                                     cublasComputeType_t compute, cublasGemmAlgo_t algo) {
   const auto f = real_cublas().gemm_ex;
   if (f == nullptr) return missing_real_function("cublasGemmEx");
-  return handle_fp32_call({"cublasGemmEx", handle, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1},
-                          ex_refusal(Atype, Btype, Ctype, compute), [&](long long) {
+  return ex_call({"cublasGemmEx", handle, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1}, Atype,
+                 Btype, Ctype, compute, [&](long long) {
                             return f(handle, ta, tb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc,
                                      compute, algo);
                           });
@@ -44,8 +56,8 @@ EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasGemmEx_64(cublasHandle_t handle, cu
                                                        cublasComputeType_t compute, cublasGemmAlgo_t algo) {
   const auto f = real_cublas().gemm_ex_64;
   if (f == nullptr) return missing_real_function("cublasGemmEx_64");
-  return handle_fp32_call({"cublasGemmEx_64", handle, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1},
-                          ex_refusal(Atype, Btype, Ctype, compute), [&](long long) {
+  return ex_call({"cublasGemmEx_64", handle, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1}, Atype,
+                 Btype, Ctype, compute, [&](long long) {
                             return f(handle, ta, tb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc,
                                      compute, algo);
                           });
@@ -58,11 +70,12 @@ EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasGemmStridedBatchedEx(
     cublasGemmAlgo_t algo) {
   const auto f = real_cublas().gemm_strided_batched_ex;
   if (f == nullptr) return missing_real_function("cublasGemmStridedBatchedEx");
-  return handle_fp32_call(
-      {"cublasGemmStridedBatchedEx", handle, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC, batch},
-      ex_refusal(Atype, Btype, Ctype, compute), [&](long long i) {
-        return f(handle, ta, tb, m, n, k, alpha, skip(A, i, sA), Atype, lda, sA, skip(B, i, sB), Btype, ldb, sB, beta,
-                 skip(C, i, sC), Ctype, ldc, sC, static_cast<int>(batch - i), compute, algo);
+  const long long e = element_bytes(Atype, Btype, Ctype);
+  return ex_call(
+      {"cublasGemmStridedBatchedEx", handle, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC, batch}, Atype,
+      Btype, Ctype, compute, [&](long long i) {
+        return f(handle, ta, tb, m, n, k, alpha, skip(A, i, sA, e), Atype, lda, sA, skip(B, i, sB, e), Btype, ldb, sB, beta,
+                 skip(C, i, sC, e), Ctype, ldc, sC, static_cast<int>(batch - i), compute, algo);
       });
 }
 
@@ -73,10 +86,11 @@ EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasGemmStridedBatchedEx_64(
     cublasComputeType_t compute, cublasGemmAlgo_t algo) {
   const auto f = real_cublas().gemm_strided_batched_ex_64;
   if (f == nullptr) return missing_real_function("cublasGemmStridedBatchedEx_64");
-  return handle_fp32_call(
-      {"cublasGemmStridedBatchedEx_64", handle, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC, batch},
-      ex_refusal(Atype, Btype, Ctype, compute), [&](long long i) {
-        return f(handle, ta, tb, m, n, k, alpha, skip(A, i, sA), Atype, lda, sA, skip(B, i, sB), Btype, ldb, sB, beta,
-                 skip(C, i, sC), Ctype, ldc, sC, batch - i, compute, algo);
+  const long long e = element_bytes(Atype, Btype, Ctype);
+  return ex_call(
+      {"cublasGemmStridedBatchedEx_64", handle, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC, batch}, Atype,
+      Btype, Ctype, compute, [&](long long i) {
+        return f(handle, ta, tb, m, n, k, alpha, skip(A, i, sA, e), Atype, lda, sA, skip(B, i, sB, e), Btype, ldb, sB, beta,
+                 skip(C, i, sC, e), Ctype, ldc, sC, batch - i, compute, algo);
       });
 }

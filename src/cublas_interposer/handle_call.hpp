@@ -1,10 +1,12 @@
-// The path every handle-based FP32 entry point shares: refuse or take, then forward what is not taken.
+// The path every handle-based FP32 and FP64 entry point shares: refuse or take, then forward what is not taken.
 #pragma once
 
 #include <cublas_v2.h>
 
+#include <type_traits>
+
 #include "src/cublas_interposer/call_log.hpp"
-#include "src/cublas_interposer/fp32_problem.hpp"
+#include "src/cublas_interposer/gemm_problem.hpp"
 #include "src/cublas_interposer/policy_setting.hpp"
 #include "src/cublas_interposer/real_cublas.hpp"
 #include "src/cublas_interposer/reentrancy_guard.hpp"
@@ -14,12 +16,15 @@
 
 namespace egemm::interposer {
 
-// Null when EGEMM_CUBLAS_POLICY names a tag; else why every call passes through.
-inline const char* policy_refusal() {
-  switch (policy_setting().kind) {
+// Null when EGEMM_CUBLAS_POLICY (T = float) or EGEMM_CUBLAS_FP64_POLICY
+// (T = double) names a tag; else why every such call passes through.
+template <class T = float>
+const char* policy_refusal() {
+  constexpr bool fp64 = std::is_same_v<T, double>;
+  switch ((fp64 ? fp64_policy_setting() : policy_setting()).kind) {
     case PolicySetting::Kind::tag: return nullptr;
-    case PolicySetting::Kind::off: return "EGEMM_CUBLAS_POLICY=off";
-    default: return "EGEMM_CUBLAS_POLICY is not a policy";
+    case PolicySetting::Kind::off: return fp64 ? "EGEMM_CUBLAS_FP64_POLICY is off (the default)" : "EGEMM_CUBLAS_POLICY=off";
+    default: return fp64 ? "EGEMM_CUBLAS_FP64_POLICY is not a policy" : "EGEMM_CUBLAS_POLICY is not a policy";
   }
 }
 
@@ -50,11 +55,12 @@ struct HandleCall {
 // first_item.. of the batch (0 unless EGEMM ran the leading ones and then
 // failed). A call cuBLAS makes to itself, or EGEMM makes, is forwarded with
 // no check at all (reentrancy_guard.hpp).
-template <class Forward>
-cublasStatus_t handle_fp32_call(const HandleCall& c, const char* type_refusal, Forward&& forward) {
+// T: float (the S-entries, FP32 Ex calls) or double (the D-entries, FP64 Ex calls).
+template <class T, class Forward>
+cublasStatus_t handle_gemm_call(const HandleCall& c, const char* type_refusal, Forward&& forward) {
   if (nested_call()) return forward(0LL);
   const RealCublas& real = real_cublas();
-  const char* why = policy_refusal();
+  const char* why = policy_refusal<T>();
   if (why == nullptr) why = type_refusal;
   if (why == nullptr) why = handle_refusal(real, c.handle, c.ta, c.tb, c.m, c.n, c.k, c.lda, c.ldb, c.ldc);
   if (why == nullptr && c.batch <= 0) why = c.batch == 0 ? "an empty batch" : "a negative batch count (cuBLAS reports it)";
@@ -64,10 +70,10 @@ cublasStatus_t handle_fp32_call(const HandleCall& c, const char* type_refusal, F
     if (real.get_stream(c.handle, &stream) != CUBLAS_STATUS_SUCCESS) {
       why = "cublasGetStream failed on the handle";
     } else {
-      const Fp32Problem p{c.ta, c.tb, c.m, c.n, c.k, *static_cast<const float*>(c.alpha),
-                          static_cast<const float*>(c.a), c.lda, c.stride_a, static_cast<const float*>(c.b), c.ldb,
-                          c.stride_b, *static_cast<const float*>(c.beta), static_cast<float*>(c.c), c.ldc,
-                          c.stride_c, c.batch, stream};
+      const GemmProblem<T> p{c.ta, c.tb, c.m, c.n, c.k, *static_cast<const T*>(c.alpha),
+                             static_cast<const T*>(c.a), c.lda, c.stride_a, static_cast<const T*>(c.b), c.ldb,
+                             c.stride_b, *static_cast<const T*>(c.beta), static_cast<T*>(c.c), c.ldc,
+                             c.stride_c, c.batch, stream};
       why = run_on_egemm(c.entry, p, &done);
       if (why == nullptr) return CUBLAS_STATUS_SUCCESS;
     }

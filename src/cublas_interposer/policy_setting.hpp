@@ -1,4 +1,4 @@
-// EGEMM_CUBLAS_POLICY: which EGEMM tag takes the FP32 calls, or none; read once per process.
+// EGEMM_CUBLAS_POLICY and EGEMM_CUBLAS_FP64_POLICY: which EGEMM tag takes the FP32 (FP64) calls, or none; each read once per process.
 #pragma once
 
 #include "egemm/policy.hpp"
@@ -25,5 +25,16 @@ const PolicySetting& policy_setting();
 
 // EGEMM_CUBLAS_POLICY's accepted values, for messages: "EmulatedFP32, RoundSplit4, ..., off".
 const char* accepted_policy_values();
+
+// EGEMM_CUBLAS_FP64_POLICY, for cublasDgemm and FP64 cublasGemmEx: unset,
+// empty or "off" (any case): every FP64 call passes through (the default:
+// EmulatedFP64 wins on products whose rows are narrow, but runs rows that
+// spread over many binades in float64 on the CUDA cores, at a third of
+// DGEMM's speed, which only the data can tell). An FP64 tag's name
+// (EmulatedFP64): that tag. Anything else is `unknown`: every FP64 call
+// passes through, and the first is reported on stderr.
+PolicySetting parse_fp64_policy_setting(const char* value);
+const PolicySetting& fp64_policy_setting();
+const char* accepted_fp64_policy_values();
 
 }  // namespace egemm::interposer

@@ -12,7 +12,7 @@ EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cub
                                                       const float* B, int ldb, const float* beta, float* C, int ldc) {
   const auto f = real_cublas().sgemm;
   if (f == nullptr) return missing_real_function("cublasSgemm_v2");
-  return handle_fp32_call({"cublasSgemm_v2", handle, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1},
+  return handle_gemm_call<float>({"cublasSgemm_v2", handle, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1},
                           nullptr, [&](long long) { return f(handle, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); });
 }
 
@@ -23,7 +23,7 @@ EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasSgemm_v2_64(cublasHandle_t handle, 
                                                          int64_t ldc) {
   const auto f = real_cublas().sgemm_64;
   if (f == nullptr) return missing_real_function("cublasSgemm_v2_64");
-  return handle_fp32_call({"cublasSgemm_v2_64", handle, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1},
+  return handle_gemm_call<float>({"cublasSgemm_v2_64", handle, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1},
                           nullptr, [&](long long) { return f(handle, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); });
 }
 
@@ -35,7 +35,7 @@ EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t 
                                                                  int batch) {
   const auto f = real_cublas().sgemm_strided_batched;
   if (f == nullptr) return missing_real_function("cublasSgemmStridedBatched");
-  return handle_fp32_call(
+  return handle_gemm_call<float>(
       {"cublasSgemmStridedBatched", handle, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC, batch},
       nullptr, [&](long long i) {
         return f(handle, ta, tb, m, n, k, alpha, A + i * sA, lda, sA, B + i * sB, ldb, sB, beta, C + i * sC, ldc, sC,
@@ -52,7 +52,7 @@ EGEMM_INTERPOSER_EXPORT cublasStatus_t cublasSgemmStridedBatched_64(cublasHandle
                                                                     int64_t batch) {
   const auto f = real_cublas().sgemm_strided_batched_64;
   if (f == nullptr) return missing_real_function("cublasSgemmStridedBatched_64");
-  return handle_fp32_call(
+  return handle_gemm_call<float>(
       {"cublasSgemmStridedBatched_64", handle, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC, batch},
       nullptr, [&](long long i) {
         return f(handle, ta, tb, m, n, k, alpha, A + i * sA, lda, sA, B + i * sB, ldb, sB, beta, C + i * sC, ldc, sC,

@@ -30,7 +30,6 @@ const char* compute_type_refusal(cublasComputeType_t type) {
 
 const char* data_types_refusal(cudaDataType a, cudaDataType b, cudaDataType c) {
   if (a == CUDA_R_32F && b == CUDA_R_32F && c == CUDA_R_32F) return nullptr;
-  if (a == CUDA_R_64F && b == CUDA_R_64F && c == CUDA_R_64F) return fp64_refusal();
   return "the data types are not all FP32";
 }
 
@@ -51,6 +50,16 @@ const char* size_refusal(long long m, long long n, long long k, long long lda, l
   return nullptr;
 }
 
-const char* fp64_refusal() { return "FP64: no FP64 tag in this EGEMM"; }
+bool all_fp64(cudaDataType a, cudaDataType b, cudaDataType c) {
+  return a == CUDA_R_64F && b == CUDA_R_64F && c == CUDA_R_64F;
+}
+
+const char* fp64_compute_type_refusal(cublasComputeType_t type) {
+  switch (type) {
+    case CUBLAS_COMPUTE_64F: return nullptr;
+    case CUBLAS_COMPUTE_64F_PEDANTIC: return "CUBLAS_COMPUTE_64F_PEDANTIC";
+    default: return "not CUBLAS_COMPUTE_64F (an emulated or other compute type the caller chose)";
+  }
+}
 
 }  // namespace egemm::interposer

@@ -21,9 +21,15 @@ const char* pointer_mode_refusal(cublasPointerMode_t mode);
 // _PEDANTIC asks for cuBLAS's own arithmetic, the others are not FP32.
 const char* compute_type_refusal(cublasComputeType_t type);
 
-// A, B and C all FP32 (CUDA_R_32F). FP64 (all CUDA_R_64F) has its own refusal,
-// so the FP64 tag plugs in there.
+// A, B and C all FP32 (CUDA_R_32F).
 const char* data_types_refusal(cudaDataType a, cudaDataType b, cudaDataType c);
+
+// A, B and C all FP64 (CUDA_R_64F): an Ex call that runs the FP64 path.
+bool all_fp64(cudaDataType a, cudaDataType b, cudaDataType c);
+
+// FP64 Ex calls: CUBLAS_COMPUTE_64F only (_PEDANTIC asks for cuBLAS's own
+// arithmetic, the emulated compute types were chosen by the caller).
+const char* fp64_compute_type_refusal(cublasComputeType_t type);
 
 // N and T (and C, the same as T on real data) are EGEMM's transposes; the
 // conjugate-only cuBLAS operations are not.
@@ -35,10 +41,5 @@ char transpose_char(cublasOperation_t op);  // 'N' or 'T'
 const char* size_refusal(long long m, long long n, long long k, long long lda, long long ldb, long long ldc,
                          cublasOperation_t ta, cublasOperation_t tb);
 
-// What FP64 calls do now: no FP64 tag is built into this EGEMM, so they pass
-// through. An FP64 tag makes this return null for FP64 data and
-// CUBLAS_COMPUTE_64F, and the FP64 entry points (fp64_entries.cpp) then call
-// the engine's FP64 gemm.
-const char* fp64_refusal();
 
 }  // namespace egemm::interposer

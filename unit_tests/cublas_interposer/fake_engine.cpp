@@ -44,7 +44,29 @@ int gemm(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, float al
   return 0;
 }
 
-constexpr egemm_cublas_engine the_engine{EGEMM_CUBLAS_ENGINE_ABI, &takes, &gemm};
+// FP64, recorded as "gemm64"; like the FP32 one it calls cuBLAS (cublasDgemm_v2,
+// EGEMM's DGEMM hand-off) to show the interposer sends that call to cuBLAS.
+int takes64(int, int64_t m, int64_t n, int64_t, int64_t batch, const char** why) {
+  ++fake::engine_queries();
+  if (batch == 1 && m >= fake::engine_minimum && n >= fake::engine_minimum) return 1;
+  *why = "the fake engine's FP64 rule";
+  return 0;
+}
+
+int gemm64(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
+           const double* b, int64_t ldb, double beta, double* c, int64_t ldc, void* stream, char*, size_t) {
+  fake::engine_calls().push_back(
+      {"gemm64", fake::all_bits(policy, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream)});
+  if (fake::engine_calls().size() > 1000) return 1;  // a recursion would not stop otherwise
+  fake::Handle h;
+  h.stream = static_cast<cudaStream_t>(stream);
+  cublasDgemm_v2(fake::as_handle(h), ta == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T, tb == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T,
+                 static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), &alpha, a, static_cast<int>(lda), b,
+                 static_cast<int>(ldb), &beta, c, static_cast<int>(ldc));
+  return 0;
+}
+
+constexpr egemm_cublas_engine the_engine{EGEMM_CUBLAS_ENGINE_ABI, &takes, &gemm, &takes64, &gemm64};
 
 }  // namespace
 

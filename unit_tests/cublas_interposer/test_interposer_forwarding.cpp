@@ -475,6 +475,97 @@ TEST(InterposerPolicy, ParsesTagsOffAndUnknownValues) {
   EXPECT_NE(std::string(egemm::interposer::accepted_policy_values()).find("NormwiseFP32"), std::string::npos);
 }
 
+TEST(InterposerPolicy, Fp64IsOffUnlessAnFp64TagIsNamed) {
+  using egemm::interposer::parse_fp64_policy_setting;
+  using Kind = egemm::interposer::PolicySetting::Kind;
+  EXPECT_EQ(parse_fp64_policy_setting(nullptr).kind, Kind::off);
+  EXPECT_EQ(parse_fp64_policy_setting("").kind, Kind::off);
+  EXPECT_EQ(parse_fp64_policy_setting("Off").kind, Kind::off);
+  EXPECT_EQ(parse_fp64_policy_setting("EmulatedFP64").kind, Kind::tag);
+  EXPECT_EQ(parse_fp64_policy_setting("emulatedfp64").id, egemm::PolicyId::emulated_fp64);
+  EXPECT_EQ(parse_fp64_policy_setting("EmulatedFP32").kind, Kind::unknown);  // an FP32 tag is not an FP64 one
+  EXPECT_NE(std::string(egemm::interposer::accepted_fp64_policy_values()).find("EmulatedFP64"), std::string::npos);
+}
+
+// Run with EGEMM_CUBLAS_FP64_POLICY=EmulatedFP64 (ctest egemm_cublas_interposer_fp64):
+// cublasDgemm_v2 (and _64) and FP64 cublasGemmEx with CUBLAS_COMPUTE_64F reach
+// EGEMM with the handle's stream, EGEMM's own cublasDgemm_v2 reaches cuBLAS;
+// the FP64 calls EGEMM must not take are forwarded unchanged.
+TEST_F(Interposer, Fp64IsTakenUnderTheFp64Policy) {
+  ASSERT_STREQ(std::getenv("EGEMM_CUBLAS_FP64_POLICY"), "EmulatedFP64")
+      << "run this test under EGEMM_CUBLAS_FP64_POLICY=EmulatedFP64";
+  const double alpha = 2.0, beta = 0.5;
+  const double* dA = reinterpret_cast<const double*>(A);
+  const double* dB = reinterpret_cast<const double*>(B);
+  double* dC = reinterpret_cast<double*>(C);
+  const int fp64 = static_cast<int>(egemm::PolicyId::emulated_fp64);
+  const auto taken = egemm_cublas_taken_calls();
+  ASSERT_EQ(cublasDgemm_v2(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_T, 256, 200, 96, &alpha, dA, 256, dB, 200,
+                           &beta, dC, 260),
+            CUBLAS_STATUS_SUCCESS);
+  ASSERT_EQ(fake::engine_calls().size(), 1u);
+  EXPECT_EQ(fake::engine_calls()[0].entry, "gemm64");
+  EXPECT_EQ(fake::engine_calls()[0].args,
+            all_bits(fp64, 'N', 'T', int64_t{256}, int64_t{200}, int64_t{96}, alpha, dA, int64_t{256}, dB,
+                     int64_t{200}, beta, dC, int64_t{260}, static_cast<void*>(kStream)));
+  ASSERT_EQ(fake::cublas_calls().size(), 1u);  // the fake engine's own cublasDgemm_v2, not looped back to EGEMM
+  EXPECT_EQ(fake::cublas_calls()[0].entry, "cublasDgemm_v2");
+  EXPECT_EQ(egemm_cublas_taken_calls(), taken + 1);
+
+  SetUp();
+  cublasDgemm_v2_64(fake::as_handle(handle), CUBLAS_OP_T, CUBLAS_OP_N, 128, 128, 64, &alpha, dA, 64, dB, 64, &beta, dC,
+                    128);
+  ASSERT_EQ(fake::engine_calls().size(), 1u);
+  EXPECT_EQ(fake::engine_calls()[0].args, all_bits(fp64, 'T', 'N', int64_t{128}, int64_t{128}, int64_t{64}, alpha, dA,
+                                                   int64_t{64}, dB, int64_t{64}, beta, dC, int64_t{128},
+                                                   static_cast<void*>(kStream)));
+  SetUp();
+  cublasGemmEx(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128, &alpha, dA, CUDA_R_64F, 128, dB,
+               CUDA_R_64F, 128, &beta, dC, CUDA_R_64F, 128, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT);
+  ASSERT_EQ(fake::engine_calls().size(), 1u);
+  EXPECT_EQ(fake::engine_calls()[0].entry, "gemm64");
+
+  // Not taken: the pedantic compute type, a device pointer mode, an emulated math mode, a shape the engine declines, a batch.
+  SetUp();
+  cublasGemmEx(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128, &alpha, dA, CUDA_R_64F, 128, dB,
+               CUDA_R_64F, 128, &beta, dC, CUDA_R_64F, 128, CUBLAS_COMPUTE_64F_PEDANTIC, CUBLAS_GEMM_DEFAULT);
+  expect_forwarded_unchanged("cublasGemmEx", all_bits(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128,
+                                                      &alpha, dA, CUDA_R_64F, 128, dB, CUDA_R_64F, 128, &beta, dC,
+                                                      CUDA_R_64F, 128, CUBLAS_COMPUTE_64F_PEDANTIC, CUBLAS_GEMM_DEFAULT));
+  SetUp();
+  handle.pointer_mode = CUBLAS_POINTER_MODE_DEVICE;
+  cublasDgemm_v2(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128, &alpha, dA, 128, dB, 128, &beta, dC,
+                 128);
+  expect_forwarded_unchanged("cublasDgemm_v2", all_bits(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128,
+                                                        128, &alpha, dA, 128, dB, 128, &beta, dC, 128));
+  handle.pointer_mode = CUBLAS_POINTER_MODE_HOST;
+  SetUp();
+  handle.math = CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH;
+  cublasDgemm_v2(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128, &alpha, dA, 128, dB, 128, &beta, dC,
+                 128);
+  expect_forwarded_unchanged("cublasDgemm_v2", all_bits(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128,
+                                                        128, &alpha, dA, 128, dB, 128, &beta, dC, 128));
+  handle.math = CUBLAS_DEFAULT_MATH;
+  SetUp();
+  cublasDgemm_v2(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 8, 128, 128, &alpha, dA, 8, dB, 128, &beta, dC, 8);
+  expect_forwarded_unchanged("cublasDgemm_v2", all_bits(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 8, 128, 128,
+                                                        &alpha, dA, 8, dB, 128, &beta, dC, 8));
+  SetUp();
+  cublasGemmStridedBatchedEx(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128, &alpha, dA, CUDA_R_64F,
+                             128, 16384, dB, CUDA_R_64F, 128, 16384, &beta, dC, CUDA_R_64F, 128, 16384, 2,
+                             CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT);
+  expect_forwarded_unchanged("cublasGemmStridedBatchedEx",
+                             all_bits(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128, &alpha, dA,
+                                      CUDA_R_64F, 128, 16384LL, dB, CUDA_R_64F, 128, 16384LL, &beta, dC, CUDA_R_64F,
+                                      128, 16384LL, 2, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT));
+  // The FP32 calls still follow EGEMM_CUBLAS_POLICY (unset: EmulatedFP32).
+  SetUp();
+  cublasSgemm_v2(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128, &kAlpha, A, 128, B, 128, &kBeta, C,
+                 128);
+  ASSERT_EQ(fake::engine_calls().size(), 1u);
+  EXPECT_EQ(fake::engine_calls()[0].entry, "gemm");
+}
+
 // Run with EGEMM_CUBLAS_POLICY=off (ctest egemm_cublas_interposer_policy_off).
 TEST_F(Interposer, OffPassesEverythingThroughWithoutLoadingTheEngine) {
   ASSERT_STREQ(std::getenv("EGEMM_CUBLAS_POLICY"), "off") << "run this test under EGEMM_CUBLAS_POLICY=off";

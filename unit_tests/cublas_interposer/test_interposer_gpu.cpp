@@ -332,6 +332,71 @@ TEST_F(InterposerGpu, Tf32MathModeAndFastComputeTypesAreCublasBitForBit) {
   EXPECT_EQ(o.dc.download(), tf32);
 }
 
+// EGEMM_CUBLAS_FP64_POLICY=EmulatedFP64 for this program (read at its first
+// FP64 call; no other test here makes one through the interposer): cublasDgemm_v2 and
+// FP64 cublasGemmEx at 4096^3 run EmulatedFP64, at least as accurate as the
+// real cublasDgemm on sampled entries against long double sums; with device
+// alpha/beta the call is cuBLAS's, bit for bit.
+const bool fp64_policy_set = [] { return setenv("EGEMM_CUBLAS_FP64_POLICY", "EmulatedFP64", 0) == 0; }();
+
+TEST_F(InterposerGpu, Fp64CallsRunEmulatedFP64AtLeastAsAccurateAsDgemm) {
+  ASSERT_TRUE(fp64_policy_set);
+  ASSERT_STREQ(std::getenv("EGEMM_CUBLAS_FP64_POLICY"), "EmulatedFP64");
+  constexpr int n = 4096;  // EmulatedFP64 takes products of 4096 and up in every extent
+  std::mt19937_64 g(std::random_device{}());
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  std::vector<double> a(static_cast<std::size_t>(n) * n), b(a.size()), c0(a.size());
+  for (auto* v : {&a, &b, &c0})
+    for (double& x : *v) x = d(g);
+  Device<double> da(a), db(b), dc(c0), direct(c0);
+  const double alpha = 1.5, beta = -0.5;
+  const auto real_dgemm = real_function<decltype(&cublasDgemm_v2)>(kCublas, "cublasDgemm_v2");
+  ok(real_dgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &alpha, da.p, n, db.p, n, &beta, direct.p, n), "real Dgemm");
+  ok(cudaStreamSynchronize(stream), "synchronise");
+  const auto sampled_error = [&](const std::vector<double>& c) {  // normwise over 256 sampled entries
+    std::mt19937 pick(12345);
+    long double num = 0, den = 0;
+    for (int s = 0; s < 256; ++s) {
+      const std::size_t i = pick() % n, j = pick() % n;
+      long double exact = 0;
+      for (int p = 0; p < n; ++p) exact += static_cast<long double>(a[i + p * std::size_t{n}]) * b[j + p * std::size_t{n}];
+      exact = alpha * exact + static_cast<long double>(beta) * c0[i + j * std::size_t{n}];
+      const long double diff = c[i + j * std::size_t{n}] - exact;
+      num += diff * diff;
+      den += exact * exact;
+    }
+    return static_cast<double>(std::sqrt(num / den));
+  };
+  const double e_dgemm = sampled_error(direct.download());
+  for (const bool ex : {false, true}) {
+    dc.upload(c0);
+    const auto before = egemm_cublas_taken_calls();
+    if (ex)
+      ok(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &alpha, da.p, CUDA_R_64F, n, db.p, CUDA_R_64F, n,
+                      &beta, dc.p, CUDA_R_64F, n, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT),
+         "GemmEx FP64");
+    else
+      ok(cublasDgemm_v2(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &alpha, da.p, n, db.p, n, &beta, dc.p, n), "Dgemm");
+    ok(cudaStreamSynchronize(stream), "synchronise");
+    EXPECT_EQ(egemm_cublas_taken_calls(), before + 1) << (ex ? "cublasGemmEx" : "cublasDgemm_v2") << ": not taken";
+    const double e_egemm = sampled_error(dc.download());
+    std::printf("%s 4096^3 FP64, error vs long double on 256 entries: cuBLAS %.3e, interposed %.3e\n",
+                ex ? "cublasGemmEx" : "cublasDgemm_v2", e_dgemm, e_egemm);
+    EXPECT_LE(e_egemm, e_dgemm) << (ex ? "cublasGemmEx" : "cublasDgemm_v2");
+  }
+  // Device alpha and beta: passed through, cuBLAS's result bit for bit.
+  Device<double> scalars(std::vector<double>{alpha, beta});
+  dc.upload(c0);
+  ok(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE), "pointer mode");
+  const auto before = egemm_cublas_taken_calls();
+  ok(cublasDgemm_v2(handle, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, scalars.p, da.p, n, db.p, n, scalars.p + 1, dc.p, n),
+     "Dgemm, device scalars");
+  ok(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_HOST), "pointer mode");
+  ok(cudaStreamSynchronize(stream), "synchronise");
+  EXPECT_EQ(egemm_cublas_taken_calls(), before);
+  EXPECT_EQ(dc.download(), direct.download());
+}
+
 TEST_F(InterposerGpu, ACapturedGraphReplaysTheTakenCallOnFreshOperands) {
   const Problem p{CUBLAS_OP_N, CUBLAS_OP_N, kM, kN, kK, 1, 1.0f, 0.0f};
   Operands o(p);
