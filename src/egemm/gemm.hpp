@@ -90,7 +90,8 @@ bool emulated_fp32_uses_tensor_cores(index_t m, index_t n, index_t k);
 // of A and B: 8 bytes for EmulatedFP32, FullRangeTF32x3 and NormwiseFP32
 // (whose digits take 3 of them), 4 for RoundSplit4 and TruncateSplit4, 3 for
 // Int8Slices, 2 for Half; rows padded to 128, k to 64 (128 for the digits)) in a pool that
-// does not shrink, so repeated calls do not re-map it. This hands the unused part back to the driver. It
+// does not shrink, so repeated calls do not re-map it. This hands the unused part back to the driver (a
+// thread's 32 MiB split-k workspace for the SGEMM hand-off is kept, as cuBLAS keeps its handles'). It
 // synchronises the current device (cudaDeviceSynchronize: it waits for all work there, every stream's), so it
 // must not be called while a stream of that device is being captured into a CUDA graph (under the default
 // capture mode the synchronisation is an error that invalidates the capture). A no-op without CUDA or without a device.

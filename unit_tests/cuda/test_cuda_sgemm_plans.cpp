@@ -14,6 +14,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backends/cuda/cublas/sgemm_plans.hpp"
@@ -157,6 +158,44 @@ TEST(CudaSgemmPlans, TheSplitKWorkspaceIsOrderedAcrossStreams) {
   test::cuda_ok(cudaDeviceSynchronize(), "sync");
   cublasDestroy(h);
   for (int i = 0; i < count; ++i)
+    EXPECT_LT(largest_difference(dc[i]->download(), direct[i]->download()), 1e-4) << "product " << i;
+}
+
+// A thread's split-k workspace passes to the next thread when it ends: one
+// thread enqueues products on its cudaStreamPerThread and ends without a
+// sync, the next takes the workspace and enqueues on its own
+// cudaStreamPerThread (the same handle value, another stream) at once. Its
+// products must wait for the first thread's: every C is cublasSgemm's.
+TEST(CudaSgemmPlans, AWorkspacePassedToAnotherThreadIsOrderedAfterItsLastUse) {
+  EGEMM_REQUIRE_GPU();
+  constexpr index_t n = 512;
+  constexpr int per_thread = 6;
+  using Buffer = std::unique_ptr<test::DeviceBuffer<float>>;
+  const std::vector<float> poison(static_cast<std::size_t>(n * n), std::numeric_limits<float>::quiet_NaN());
+  std::vector<Buffer> da, db, dc, direct;
+  for (int i = 0; i < 2 * per_thread; ++i) {
+    da.push_back(std::make_unique<test::DeviceBuffer<float>>(test::random_matrix(n, n, test::fresh_seed()).data));
+    db.push_back(std::make_unique<test::DeviceBuffer<float>>(test::random_matrix(n, n, test::fresh_seed()).data));
+    dc.push_back(std::make_unique<test::DeviceBuffer<float>>(poison));
+    direct.push_back(std::make_unique<test::DeviceBuffer<float>>(poison));
+  }
+  for (int t = 0; t < 2; ++t)
+    std::thread([&, t] {
+      for (int i = t * per_thread; i < (t + 1) * per_thread; ++i)
+        gemm(NativeFP32{}, 'N', 'N', n, n, n, 1.0f, da[i]->get(), n, db[i]->get(), n, 0.0f, dc[i]->get(), n,
+             cudaStreamPerThread);
+    }).join();
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  cublasHandle_t h = nullptr;
+  ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+  const float one = 1.0f, zero = 0.0f;
+  for (int i = 0; i < 2 * per_thread; ++i)
+    ASSERT_EQ(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, da[i]->get(), n, db[i]->get(), n, &zero,
+                          direct[i]->get(), n),
+              CUBLAS_STATUS_SUCCESS);
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
+  cublasDestroy(h);
+  for (int i = 0; i < 2 * per_thread; ++i)
     EXPECT_LT(largest_difference(dc[i]->download(), direct[i]->download()), 1e-4) << "product " << i;
 }
 

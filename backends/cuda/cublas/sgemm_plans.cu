@@ -10,9 +10,11 @@
 #include <utility>
 
 #include "backends/cuda/cublas/cublas_native.hpp"
+#include "backends/cuda/runtime/context_generation.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/thread_handles.hpp"
 #include "backends/cuda/runtime/tuning.hpp"
+#include "backends/cuda/runtime/workspace.hpp"
 
 namespace egemm::cuda {
 namespace {
@@ -124,13 +126,25 @@ class Plan {
 // Kept across calls because allocating it per call, stream-ordered, cost the
 // host ~2.5 us, what the plan saves over cublasSgemm at 512^3 on an H200.
 // Its uses are ordered by an event recorded behind each: a use on another
-// stream than the last waits for it first.
+// stream than the last waits for it first. Streams are told apart by their
+// id (cudaStreamGetId), not their handle: cudaStreamPerThread names another
+// stream in each thread, and a destroyed stream's handle may come back for a
+// new one while the old one's work still runs.
 struct SplitKWorkspace {
   void* data = nullptr;
   cudaEvent_t last_use = nullptr;
-  cudaStream_t last_stream = nullptr;
-  bool used = false;
+  unsigned long long last_stream = 0;  // 0: none yet, or a stream whose id the runtime did not give
 };
+
+// `stream`'s id, unique within the context's life; 0 where the runtime does not answer.
+unsigned long long stream_id(cudaStream_t stream) {
+  unsigned long long id = 0;
+  if (cudaStreamGetId(stream, &id) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return id;
+}
 
 SplitKWorkspace* make_split_k_workspace() {
   auto w = std::make_unique<SplitKWorkspace>();
@@ -138,7 +152,7 @@ SplitKWorkspace* make_split_k_workspace() {
   if (cudaMalloc(&w->data, split_k_workspace_bytes) != cudaSuccess) {
     (void)cudaGetLastError();
     (void)cudaEventDestroy(w->last_use);
-    return nullptr;  // no room now: this call runs cublasSgemm, a later one asks again
+    return nullptr;  // no room now: cublasSgemm runs (planned_sgemm says when to ask again)
   }
   return w.release();
 }
@@ -193,13 +207,28 @@ bool planned_sgemm(const GemmArgs& g, cudaStream_t stream) {
     (void)cudaGetLastError();
     return false;
   }
+  // Where the workspace could not be had, this thread asks again only after
+  // a release of EGEMM's cached memory (or on another device or context):
+  // a failing 32 MiB cudaMalloc on every small call would cost more than the plan saves.
+  struct Refusal {
+    int device = -1;
+    unsigned generation = 0, releases = 0;
+  };
+  thread_local Refusal refused;
+  const unsigned generation = context_generation(device);
+  if (refused.device == device && refused.generation == generation && refused.releases == workspace_releases())
+    return false;
   SplitKWorkspace* const w = cache.workspaces.get(device, make_split_k_workspace);
-  if (w == nullptr) return false;
-  if (w->used && w->last_stream != stream) EGEMM_CUDA_CHECK(cudaStreamWaitEvent(stream, w->last_use, 0));
+  if (w == nullptr) {
+    refused = {device, generation, workspace_releases()};
+    return false;
+  }
+  const unsigned long long id = stream_id(stream);
+  if (w->last_stream != 0 && (id == 0 || id != w->last_stream))
+    EGEMM_CUDA_CHECK(cudaStreamWaitEvent(stream, w->last_use, 0));
   plan.run(lt, g, w->data, stream);
+  w->last_stream = id == 0 ? ~0ULL : id;  // an unknown stream: the next use waits, whichever its stream
   EGEMM_CUDA_CHECK(cudaEventRecord(w->last_use, stream));
-  w->last_stream = stream;
-  w->used = true;
   return true;
 }
 

@@ -1,4 +1,5 @@
 // EGEMM's stream-ordered memory pool and a call's one scratch allocation.
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -57,10 +58,17 @@ void WorkspaceCarver::throw_overrun() const {
                          " bytes of scratch where their measuring pass counted " + std::to_string(capacity_));
 }
 
+namespace {
+std::atomic<unsigned> releases{0};
+}  // namespace
+
 void release_workspace_memory() {
   const cudaMemPool_t pool = workspace_pool();
   EGEMM_CUDA_CHECK(cudaDeviceSynchronize());  // nothing in flight may still use it
   EGEMM_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+  releases.fetch_add(1, std::memory_order_relaxed);
 }
+
+unsigned workspace_releases() { return releases.load(std::memory_order_relaxed); }
 
 }  // namespace egemm::cuda

@@ -22,6 +22,10 @@ cudaMemPool_t workspace_pool();
 // Returns the pool's unused memory to the driver (synchronises the device).
 void release_workspace_memory();
 
+// How many times release_workspace_memory has run in this process (on any
+// device): what a cache of failed allocations compares to ask again.
+unsigned workspace_releases();
+
 class StreamWorkspace {
  public:
   // try_allocate, throwing egemm::device_error, saying how much was asked
