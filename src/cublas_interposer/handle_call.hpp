@@ -30,8 +30,10 @@ const char* policy_refusal() {
 
 // The handle's settings (math and pointer modes), the transposes and the
 // sizes: null where EGEMM may take the call.
+// `fp64`: the FP64 math-mode rule (fp64_math_mode_refusal).
 const char* handle_refusal(const RealCublas& real, cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
-                           long long m, long long n, long long k, long long lda, long long ldb, long long ldc);
+                           long long m, long long n, long long k, long long lda, long long ldb, long long ldc,
+                           bool fp64 = false);
 
 // One handle-based call (batch 1 and zero strides for the plain gemms).
 struct HandleCall {
@@ -62,7 +64,8 @@ cublasStatus_t handle_gemm_call(const HandleCall& c, const char* type_refusal, F
   const RealCublas& real = real_cublas();
   const char* why = policy_refusal<T>();
   if (why == nullptr) why = type_refusal;
-  if (why == nullptr) why = handle_refusal(real, c.handle, c.ta, c.tb, c.m, c.n, c.k, c.lda, c.ldb, c.ldc);
+  if (why == nullptr)
+    why = handle_refusal(real, c.handle, c.ta, c.tb, c.m, c.n, c.k, c.lda, c.ldb, c.ldc, std::is_same_v<T, double>);
   if (why == nullptr && c.batch <= 0) why = c.batch == 0 ? "an empty batch" : "a negative batch count (cuBLAS reports it)";
   long long done = 0;
   if (why == nullptr) {

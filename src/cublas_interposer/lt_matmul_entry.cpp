@@ -1,4 +1,4 @@
-// cublasLtMatmul: taken for one FP32 product with CUBLAS_COMPUTE_32F, host alpha/beta, no epilogue, column-major, in place (or beta = 0).
+// cublasLtMatmul: taken for one FP32 product with CUBLAS_COMPUTE_32F, host alpha/beta, no epilogue, full fill, no scale pointers, column-major, strided, in place (or beta = 0).
 //
 // Batched cuBLASLt calls (a layout with a batch count above 1) pass through
 // whole: a failure after EGEMM ran some items could not hand cuBLASLt the
@@ -37,6 +37,16 @@ bool layout_get(const RealCublas& real, cublasLtMatrixLayout_t layout, Layout& l
          get(CUBLASLT_MATRIX_LAYOUT_COLS, l.cols) && get(CUBLASLT_MATRIX_LAYOUT_LD, l.ld);
 }
 
+// The layout's batch mode: strided (the default) unless it says otherwise;
+// a cuBLASLt that does not know the attribute has only strided batches.
+bool pointer_array_batch(const RealCublas& real, cublasLtMatrixLayout_t layout) {
+  uint32_t mode = 0;
+  std::size_t written = 0;
+  return real.lt_layout_get(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &mode, sizeof mode, &written) ==
+             CUBLAS_STATUS_SUCCESS &&
+         written == sizeof mode && mode != CUBLASLT_BATCH_MODE_STRIDED;
+}
+
 const char* layout_refusal(const Layout& l) {
   if (l.type != CUDA_R_32F) return "a matrix is not FP32";
   if (l.order != CUBLASLT_ORDER_COL) return "a matrix is not column-major";
@@ -59,9 +69,18 @@ const char* lt_problem(const RealCublas& real, cublasLtMatmulDesc_t desc, const 
     return "a matrix layout cannot be read";
   for (const Layout* l : {&la, &lb, &lc, &ld})
     if (const char* why = layout_refusal(*l)) return why;
-  int32_t scale = 0, pointer_mode = 0, ta = 0, tb = 0, tc = 0, sm_target = 0;
+  // Pointer-array batches hold arrays of pointers where the matrices would be, even with a batch count of 1.
+  for (cublasLtMatrixLayout_t l : {a_layout, b_layout, c_layout, d_layout})
+    if (pointer_array_batch(real, l)) return "a pointer-array batch";
+  int32_t scale = 0, pointer_mode = 0, ta = 0, tb = 0, tc = 0, sm_target = 0, fill = 0;
   uint32_t epilogue = 0;
+  const void* scales[4] = {};
   if (!desc_get(real, desc, CUBLASLT_MATMUL_DESC_SCALE_TYPE, scale) ||
+      !desc_get(real, desc, CUBLASLT_MATMUL_DESC_FILL_MODE, fill) ||
+      !desc_get(real, desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, scales[0]) ||
+      !desc_get(real, desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, scales[1]) ||
+      !desc_get(real, desc, CUBLASLT_MATMUL_DESC_C_SCALE_POINTER, scales[2]) ||
+      !desc_get(real, desc, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, scales[3]) ||
       !desc_get(real, desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, pointer_mode) ||
       !desc_get(real, desc, CUBLASLT_MATMUL_DESC_TRANSA, ta) || !desc_get(real, desc, CUBLASLT_MATMUL_DESC_TRANSB, tb) ||
       !desc_get(real, desc, CUBLASLT_MATMUL_DESC_TRANSC, tc) ||
@@ -73,6 +92,9 @@ const char* lt_problem(const RealCublas& real, cublasLtMatmulDesc_t desc, const 
   if (epilogue != CUBLASLT_EPILOGUE_DEFAULT) return "an epilogue (bias, activation, ...)";
   if (tc != CUBLAS_OP_N) return "a transposed C";
   if (sm_target != 0) return "an SM count target";
+  if (fill != CUBLAS_FILL_MODE_FULL) return "a triangular fill mode (only part of D written)";
+  for (const void* p : scales)
+    if (p != nullptr) return "a matrix scale pointer (cuBLASLt's answer for FP32 is its own)";
   const auto op_a = static_cast<cublasOperation_t>(ta), op_b = static_cast<cublasOperation_t>(tb);
   if (const char* why = transpose_refusal(op_a, op_b)) return why;
   const long long m = static_cast<long long>(ld.rows), n = static_cast<long long>(ld.cols);

@@ -13,6 +13,20 @@ const char* math_mode_refusal(cublasMath_t mode) {
   }
 }
 
+const char* fp64_math_mode_refusal(cublasMath_t mode) {
+  switch (static_cast<int>(mode) & ~static_cast<int>(CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)) {
+    case CUBLAS_DEFAULT_MATH:
+    case CUBLAS_TF32_TENSOR_OP_MATH:  // these concern FP32 and FP16 products only
+    case CUBLAS_TENSOR_OP_MATH:
+    case CUBLAS_FP32_EMULATED_BF16X9_MATH: return nullptr;
+    case CUBLAS_PEDANTIC_MATH: return "the handle's math mode is pedantic";
+#if CUBLAS_VER_MAJOR >= 13
+    case CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH: return "the handle's math mode is cuBLAS's FP64 emulation";
+#endif
+    default: return "the handle's math mode is one the interposer does not know for FP64";
+  }
+}
+
 const char* pointer_mode_refusal(cublasPointerMode_t mode) {
   return mode == CUBLAS_POINTER_MODE_HOST ? nullptr : "alpha and beta are device pointers";
 }

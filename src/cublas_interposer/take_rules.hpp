@@ -12,6 +12,11 @@ namespace egemm::interposer {
 // user; pedantic math asks for cuBLAS's own FP32 arithmetic.
 const char* math_mode_refusal(cublasMath_t mode);
 
+// The same for FP64 calls: TF32, BF16x9 and tensor-op math concern FP32 and
+// FP16 products, not DGEMM (PyTorch sets TF32 math with allow_tf32 and still
+// asks for FP64 products); pedantic math and cuBLAS's own FP64 emulation pass through.
+const char* fp64_math_mode_refusal(cublasMath_t mode);
+
 // Host alpha and beta only: EGEMM takes them by value, and reading device
 // ones would wait for the stream (the call would stop being asynchronous and
 // would break a graph capture). Device pointer mode passes through.

@@ -71,6 +71,7 @@ FAKE_EXPORT cublasStatus_t cublasSgemm_v2(cublasHandle_t h, cublasOperation_t ta
   desc.data[CUBLASLT_MATMUL_DESC_TRANSA] = ta;
   desc.data[CUBLASLT_MATMUL_DESC_TRANSB] = tb;
   desc.data[CUBLASLT_MATMUL_DESC_EPILOGUE] = CUBLASLT_EPILOGUE_DEFAULT;
+  desc.data[CUBLASLT_MATMUL_DESC_FILL_MODE] = CUBLAS_FILL_MODE_FULL;
   const auto layout = [](long long rows, long long cols, long long ld) {
     cublasLtMatrixLayoutOpaque_t l{};
     l.data[CUBLASLT_MATRIX_LAYOUT_TYPE] = CUDA_R_32F;

@@ -390,6 +390,7 @@ struct LtCall {
     desc.data[CUBLASLT_MATMUL_DESC_TRANSA] = CUBLAS_OP_T;
     desc.data[CUBLASLT_MATMUL_DESC_TRANSB] = CUBLAS_OP_N;
     desc.data[CUBLASLT_MATMUL_DESC_EPILOGUE] = CUBLASLT_EPILOGUE_DEFAULT;
+    desc.data[CUBLASLT_MATMUL_DESC_FILL_MODE] = CUBLAS_FILL_MODE_FULL;
     layout(a, 40, 128, 40);
     layout(b, 40, 96, 41);
     layout(c, 128, 96, 130);
@@ -448,6 +449,8 @@ TEST_F(Interposer, LtMatmulCasesEgemmDoesNotTakeAreForwardedUnchanged) {
   });
   forwarded("D is not C, beta 0.25", [](LtCall& l) { l.d_ptr = reinterpret_cast<void*>(0x9000); });
   forwarded("SM count target", [](LtCall& l) { l.desc.data[CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET] = 66; });
+  forwarded("lower fill", [](LtCall& l) { l.desc.data[CUBLASLT_MATMUL_DESC_FILL_MODE] = CUBLAS_FILL_MODE_LOWER; });
+  forwarded("D scale", [](LtCall& l) { l.desc.data[CUBLASLT_MATMUL_DESC_D_SCALE_POINTER] = 0xA000; });
   forwarded("small", [](LtCall& l) {
     LtCall::layout(l.c, 8, 96, 8);
     LtCall::layout(l.d, 8, 96, 8);
@@ -545,6 +548,12 @@ TEST_F(Interposer, Fp64IsTakenUnderTheFp64Policy) {
                  128);
   expect_forwarded_unchanged("cublasDgemm_v2", all_bits(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128,
                                                         128, &alpha, dA, 128, dB, 128, &beta, dC, 128));
+  // TF32 math concerns FP32 products: an FP64 call under it is taken (PyTorch's allow_tf32 sets it).
+  SetUp();
+  handle.math = CUBLAS_TF32_TENSOR_OP_MATH;
+  cublasDgemm_v2(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 128, 128, 128, &alpha, dA, 128, dB, 128, &beta, dC,
+                 128);
+  EXPECT_EQ(fake::engine_calls().size(), 1u) << "an FP64 call under TF32 math was not taken";
   handle.math = CUBLAS_DEFAULT_MATH;
   SetUp();
   cublasDgemm_v2(fake::as_handle(handle), CUBLAS_OP_N, CUBLAS_OP_N, 8, 128, 128, &alpha, dA, 8, dB, 128, &beta, dC, 8);
