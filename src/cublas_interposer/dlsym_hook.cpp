@@ -4,7 +4,8 @@
 // libcublas/libcublasLt (RTLD_LOCAL) and looks every function up with
 // dlsym(handle, name), which searches that library alone. This dlsym answers
 // such a lookup of an interposed entry point with the interposer's own
-// function when the handle really defines the name (a cuBLAS library), and
+// function when the handle defines the name with the version of the cuBLAS
+// the interposer was built for, and
 // forwards everything else to the C library's dlsym as a tail call, so the
 // return address it sees (for RTLD_NEXT and RTLD_DEFAULT) is still the caller's.
 // EGEMM_CUBLAS_HOOK_DLSYM=0 turns the redirection off (read once).
@@ -16,6 +17,10 @@
 #include "src/cublas_interposer/handle_call.hpp"
 #include "src/cublas_interposer/libc_dlsym.hpp"
 #include "src/cublas_interposer/real_cublas.hpp"
+
+#define EGEMM_INTERPOSER_STR2(x) #x
+#define EGEMM_INTERPOSER_STR(x) EGEMM_INTERPOSER_STR2(x)
+#define EGEMM_INTERPOSER_CUBLAS_MAJOR EGEMM_INTERPOSER_STR(CUBLAS_VER_MAJOR)
 
 namespace egemm::interposer {
 namespace {
@@ -62,7 +67,11 @@ EGEMM_INTERPOSER_EXPORT void* dlsym(void* handle, const char* name) {
   const DlsymFunction real = libc_dlsym();
   if (handle != RTLD_NEXT && handle != RTLD_DEFAULT && name != nullptr && std::strncmp(name, "cublas", 6) == 0 &&
       redirect_enabled()) {
-    if (void* ours = interposed_entry(name); ours != nullptr && real(handle, name) != nullptr) {
+    // Only a cuBLAS of the version this interposer was built for (its symbols
+    // carry that version): another major version's handles would not mix.
+    const char* version = std::strncmp(name, "cublasLt", 8) == 0 ? "libcublasLt.so." EGEMM_INTERPOSER_CUBLAS_MAJOR
+                                                                  : "libcublas.so." EGEMM_INTERPOSER_CUBLAS_MAJOR;
+    if (void* ours = interposed_entry(name); ours != nullptr && dlvsym(handle, name, version) != nullptr) {
       egemm::log_debug([&] { return std::string("cublas: dlsym(") + name + ") answered with the interposer's"; });
       return ours;
     }

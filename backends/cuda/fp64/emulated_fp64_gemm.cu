@@ -358,6 +358,9 @@ void enqueue(const GemmArgs64& g, const Plan& plan_in, const crt::Constants& con
   // ~1430 TOPS on an H200, its strided-batched kernel over 15 of them at ~1220), a strided-batched
   // call over the moduli where they are small and launches would dominate.
   const bool one_call_per_modulus = static_cast<double>(g.m) * static_cast<double>(g.n) >= 4096.0 * 4096.0;
+  // Where the products take several column panels (their int32 planes past the panel's budget), each
+  // panel's entries are written before the next panel's products run: a cuBLAS failure there throws
+  // with C partly written (egemm::device_error, C unspecified, as after any failure past the enqueue).
   for (index_t j0 = 0; j0 < g.n; j0 += plan.panel) {
     const index_t cols = std::min(plan.panel, g.n - j0);
     // P_l = A_l^T B_l for every modulus l: int8 in, exact int32 sums out.

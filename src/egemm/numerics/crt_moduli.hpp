@@ -263,12 +263,12 @@ EGEMM_INLINE constexpr int spread_log2_for(int moduli) {
   return norm_bits(moduli) - 55 > 0 ? norm_bits(moduli) - 55 : 0;
 }
 
-// C' from its residues P_l (any integers congruent to C' mod m_l, |P_l| <
+// C' from its residues P_l (any integers congruent to C' mod m_l, |P_l| <=
 // 2^31 - 2^14, as k < 2^17 keeps them): r_l = P_l mod m_l in [0, m_l);
 // S = sum r_l w_l = C' mod M; q = the integer nearest S / M, from
 // sum r_l floor(2^24 w_l / M) / 2^24 (short of S / M by less than
-// 16 256 2^-24 = 2^-12, and S / M lies within |C'| / M < 0.08 of an
-// integer: |C'| < 2^(2 beta + 1) <= M / 2^(log2 M - 2 beta - 1)); C' = S - q M
+// 16 256 2^-24 = 2^-12, and S / M lies within |C'| / M of an integer, at
+// most 0.084-0.224 for 8 to 16 moduli, below the 1/2 - 2^-12 the rounding needs: |C'| < 2^(2 beta + 1) <= M / 2^(log2 M - 2 beta - 1)); C' = S - q M
 // computed modulo 2^128 (exact: |C'| < 2^126), returned rounded to double
 // once (round to nearest even). All integer multiply-adds; the caller's
 // loop over l is unrolled, so each m_l is a constant (its remainder a
@@ -348,9 +348,11 @@ EGEMM_INLINE double reconstruct(const Accumulator& acc, const Constants& k) {
   return negative ? -mag : mag;
 }
 
-// x 2^e for an integer-valued x (|x| in [1, 2^127) or 0), rounded once:
-// one multiplication where 2^e is normal; else through 2^-1000 first (exact
-// for such x), then the rest, or past FP64's range (0 or Inf with x's sign).
+// x 2^e for an integer-valued x (|x| in [1, 2^127) or 0): one multiplication
+// where 2^e is normal; else through 2^-1000 first (exact for such x), then
+// the rest, or past FP64's range (0 or Inf with x's sign). x itself is C'
+// already rounded to 53 bits, so a subnormal result may differ from C' 2^e
+// correctly rounded by one subnormal ulp (a second rounding); host and GPU agree bit for bit.
 EGEMM_INLINE double unscale(double x, int e) {
   if (e >= -1022 && e <= 1023) return x * pow2(e);
   if (e > 1023) return x * pow2(1023) * 2.0;  // |x| >= 1: overflows as the true value does
