@@ -236,7 +236,7 @@ int main(int argc, char** argv) {
     print_ratios("NormwiseFP32", e_normwise, {{"KokkosBlas FP32", e_fp32}});
   }
   std::printf("  Int8Slices keeps ~2^-24 of each row's largest element: for rows of similar magnitudes\n"
-              "  (README, \"Precision policies\").\n");
+              "  (README, \"Choosing a tag\").\n");
   print_normwise_route(to_host(C_normwise), to_host(C_int8), to_host(C_emulated));
   if (!on_gpu) std::printf("  (host fallback times check correctness, not speed)\n");
 #if defined(EGEMM_DEMO_RAW_CUDA)
