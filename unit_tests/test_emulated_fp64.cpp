@@ -173,28 +173,8 @@ TEST(EmulatedFP64Numerics, MagnitudeToDoubleRoundsToNearestEven) {
 
 // --- the gemm -------------------------------------------------------------------------
 
-struct Case64 {
-  char ta, tb;
-  index_t m, n, k;
-  double alpha, beta;
-  index_t pad = 0;
-  Fill64 fill = Fill64::uniform;
-};
-
-struct Operands64 {
-  Matrix64 a, b, c;
-};
-
-Operands64 operands(const Case64& t, std::uint64_t seed) {
-  const index_t ar = t.ta == 'N' ? t.m : t.k, ac = t.ta == 'N' ? t.k : t.m;
-  const index_t br = t.tb == 'N' ? t.k : t.n, bc = t.tb == 'N' ? t.n : t.k;
-  Operands64 o{test::random_matrix64(ar, ac, seed, t.fill, ar + t.pad),
-               test::random_matrix64(br, bc, seed + 1, t.fill, br + t.pad),
-               test::random_matrix64(t.m, t.n, seed + 2, Fill64::uniform, t.m + t.pad)};
-  if (t.beta == 0.0)
-    for (double& v : o.c.data) v = nan64;  // never read
-  return o;
-}
+using Case64 = test::Fp64Case;
+using Operands64 = test::Fp64Operands;
 
 GemmArgs64 args_of(const Case64& t, Operands64& o) {
   return make_gemm_args("test", t.ta, t.tb, t.m, t.n, t.k, t.alpha, o.a.ptr(), o.a.ld, o.b.ptr(), o.b.ld, t.beta,
@@ -204,7 +184,7 @@ GemmArgs64 args_of(const Case64& t, Operands64& o) {
 // The gemm against the direct 128-bit sum, bit for bit, on every entry.
 void check_against_direct(const Case64& t) {
   const std::uint64_t seed = test::fresh_seed();
-  Operands64 o = operands(t, seed);
+  Operands64 o = test::fp64_operands(t, seed);
   const Matrix64 c_in = o.c;
   const GemmArgs64 g = args_of(t, o);
   gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, o.a.ptr(), o.a.ld, o.b.ptr(), o.b.ld, t.beta, o.c.ptr(),
@@ -244,7 +224,7 @@ TEST(EmulatedFP64Host, NormalAndWideInputsMatchTheDirectSum) {
 void check_accuracy(Fill64 fill, index_t k) {
   Case64 t{'N', 'N', 112, 96, k, 1.0, 0.0, 0};
   t.fill = fill;
-  Operands64 o = operands(t, test::fresh_seed());
+  Operands64 o = test::fp64_operands(t, test::fresh_seed());
   const GemmArgs64 g = args_of(t, o);
   gemm(EmulatedFP64{}, 'N', 'N', t.m, t.n, t.k, 1.0, o.a.ptr(), o.a.ld, o.b.ptr(), o.b.ld, 0.0, o.c.ptr(), o.c.ld);
   const test::DotOperands d = test::dot_operands(g);
@@ -274,7 +254,7 @@ TEST(EmulatedFP64Host, AtLeastAsAccurateAsDgemmOnUniformNormalAndWideInputs) {
 // Entries whose row or column holds Inf or NaN are what DGEMM's arithmetic gives.
 TEST(EmulatedFP64Host, InfAndNanPropagateAsDgemm) {
   Case64 t{'N', 'T', 9, 8, 20, 1.0, 0.5, 0};
-  Operands64 o = operands(t, test::fresh_seed());
+  Operands64 o = test::fp64_operands(t, test::fresh_seed());
   o.a(2, 3) = inf64;
   o.a(5, 0) = nan64;
   o.b(4, 7) = -inf64;  // op(B)(7, 4): column 4
@@ -324,7 +304,7 @@ TEST(EmulatedFP64Host, OverflowAsDgemm) {
 
 TEST(EmulatedFP64Host, SubnormalInputsAndResults) {
   Case64 t{'N', 'N', 20, 20, 64, 1.0, 0.0, 0};
-  Operands64 o = operands(t, test::fresh_seed());
+  Operands64 o = test::fp64_operands(t, test::fresh_seed());
   for (double& v : o.a.data) v = std::ldexp(v, -1000);  // products near 2^-1000 2^-70: subnormal results
   for (double& v : o.b.data) v = std::ldexp(v, -70);
   o.a(3, 3) = 0x1p-1074;  // the smallest subnormal as an input
@@ -349,7 +329,7 @@ TEST(EmulatedFP64Host, SubnormalInputsAndResults) {
 // are the float64 sums, bit for bit; the other rows still use the moduli.
 TEST(EmulatedFP64Host, WideRowsAreFloat64Sums) {
   Case64 t{'T', 'N', 16, 12, 500, 1.0, 0.0, 0};
-  Operands64 o = operands(t, test::fresh_seed());
+  Operands64 o = test::fp64_operands(t, test::fresh_seed());
   std::mt19937_64 gen(test::fresh_seed());
   std::uniform_int_distribution<int> e(-30, 30);
   for (index_t p = 0; p < t.k; ++p) o.a(p, 5) = std::ldexp(o.a(p, 5), e(gen));  // row 5 of op(A) = column 5 of A

@@ -28,30 +28,9 @@ using test::Matrix64;
 const bool kernels_at_every_size = [] { return setenv("EGEMM_SMALL_GEMM_FALLBACK", "0", 1) == 0; }();
 constexpr double nan64 = std::numeric_limits<double>::quiet_NaN();
 
-struct DeviceCase {
-  char ta, tb;
-  index_t m, n, k;
-  double alpha, beta;
-  index_t pad = 0;
-  Fill64 fill = Fill64::uniform;
-};
+using DeviceCase = test::Fp64Case;
+using HostOperands = test::Fp64Operands;
 
-struct HostOperands {
-  Matrix64 a, b, c;
-};
-
-HostOperands make_operands(const DeviceCase& t, std::uint64_t seed) {
-  const index_t ar = t.ta == 'N' ? t.m : t.k, ac = t.ta == 'N' ? t.k : t.m;
-  const index_t br = t.tb == 'N' ? t.k : t.n, bc = t.tb == 'N' ? t.n : t.k;
-  HostOperands o{test::random_matrix64(ar, ac, seed, t.fill, ar + t.pad),
-                 test::random_matrix64(br, bc, seed + 1, t.fill, br + t.pad),
-                 test::random_matrix64(t.m, t.n, seed + 2, Fill64::uniform, t.m + t.pad)};
-  if (t.beta == 0.0)
-    for (double& v : o.c.data) v = nan64;  // poisoned: beta == 0 must not read it, every entry must be written
-  return o;
-}
-
-// C from the stream API on device copies of o.
 std::vector<double> on_device(const DeviceCase& t, const HostOperands& o) {
   test::DeviceBuffer<double> a(o.a.data), b(o.b.data), c(o.c.data);
   gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.get(), o.a.ld, b.get(), o.b.ld, t.beta, c.get(), o.c.ld,
@@ -79,18 +58,18 @@ TEST(CudaEmulatedFP64, MatchesTheHostOracleBitForBit) {
     for (char tb : {'N', 'T'})
       for (const DeviceCase& t : {DeviceCase{ta, tb, 1, 1, 1, 1.0, 0.0}, DeviceCase{ta, tb, 33, 17, 70, -1.5, 0.0, 3},
                                   DeviceCase{ta, tb, 130, 257, 301, 0.75, 2.0, 1}})
-        expect_matches_host(t, make_operands(t, test::fresh_seed()), "uniform");
+        expect_matches_host(t, test::fp64_operands(t, test::fresh_seed()), "uniform");
   for (Fill64 fill : {Fill64::normal, Fill64::wide}) {
     DeviceCase t{'N', 'T', 200, 150, 1000, 1.0, 0.0, 0};
     t.fill = fill;
-    expect_matches_host(t, make_operands(t, test::fresh_seed()), test::fill_name(fill));
+    expect_matches_host(t, test::fp64_operands(t, test::fresh_seed()), test::fill_name(fill));
   }
 }
 
 TEST(CudaEmulatedFP64, SpecialValuesWideRowsAndOverflowMatchTheHost) {
   EGEMM_REQUIRE_GPU();
   DeviceCase t{'N', 'N', 70, 60, 90, 1.0, 0.5, 0};
-  HostOperands o = make_operands(t, test::fresh_seed());
+  HostOperands o = test::fp64_operands(t, test::fresh_seed());
   o.a(3, 5) = std::numeric_limits<double>::infinity();
   o.a(9, 0) = nan64;
   o.b(7, 11) = -std::numeric_limits<double>::infinity();
@@ -165,7 +144,7 @@ TEST(CudaEmulatedFP64, DebugLogSaysWhatRan) {
   EGEMM_REQUIRE_GPU();
   const test::ScopedDebugLog log;
   DeviceCase t{'N', 'N', 64, 64, 64, 1.0, 0.0, 0};
-  HostOperands o = make_operands(t, test::fresh_seed());
+  HostOperands o = test::fp64_operands(t, test::fresh_seed());
   for (index_t p = 0; p < t.k; ++p) o.a(5, p) = std::ldexp(o.a(5, p), static_cast<int>(p % 61) - 30);
   ::testing::internal::CaptureStderr();
   (void)on_device(t, o);

@@ -1,5 +1,5 @@
-// Double-precision test operands for EmulatedFP64: column-major matrices with
-// a leading dimension, fresh random fills (uniform, normal, wide exponents).
+// Double-precision test operands for EmulatedFP64: fresh random fills of
+// Matrix64 (uniform, normal, wide exponents), and one gemm case's operands.
 #pragma once
 
 #include <cmath>
@@ -9,21 +9,9 @@
 #include <vector>
 
 #include "egemm/gemm_args.hpp"
+#include "matrices.hpp"
 
 namespace egemm::test {
-
-struct Matrix64 {
-  index_t rows = 0, cols = 0, ld = 0;
-  std::vector<double> data;
-  Matrix64() = default;
-  Matrix64(index_t r, index_t c, index_t ld_ = 0) : rows(r), cols(c), ld(ld_ ? ld_ : std::max<index_t>(1, r)) {
-    data.assign(static_cast<std::size_t>(ld * std::max<index_t>(c, 1)), 0.0);
-  }
-  double& operator()(index_t i, index_t j) { return data[i + j * ld]; }
-  double operator()(index_t i, index_t j) const { return data[i + j * ld]; }
-  double* ptr() { return data.data(); }
-  const double* ptr() const { return data.data(); }
-};
 
 enum class Fill64 { uniform, normal, wide };
 
@@ -54,6 +42,32 @@ inline Matrix64 random_matrix64(index_t rows, index_t cols, std::uint64_t seed, 
       m(i, j) = v;
     }
   return m;
+}
+
+// One FP64 gemm case: transposes, extents, alpha, beta, leading dimensions
+// `pad` past the rows, the operands' fill.
+struct Fp64Case {
+  char ta, tb;
+  index_t m, n, k;
+  double alpha, beta;
+  index_t pad = 0;
+  Fill64 fill = Fill64::uniform;
+};
+
+struct Fp64Operands {
+  Matrix64 a, b, c;
+};
+
+// A and B stored as the transposes say, C m x n; fresh fills from `seed`. With
+// beta == 0, C is NaN: the call must not read it and must write every entry.
+inline Fp64Operands fp64_operands(const Fp64Case& t, std::uint64_t seed) {
+  const index_t ar = t.ta == 'N' ? t.m : t.k, ac = t.ta == 'N' ? t.k : t.m;
+  const index_t br = t.tb == 'N' ? t.k : t.n, bc = t.tb == 'N' ? t.n : t.k;
+  Fp64Operands o{random_matrix64(ar, ac, seed, t.fill, ar + t.pad), random_matrix64(br, bc, seed + 1, t.fill, br + t.pad),
+                 random_matrix64(t.m, t.n, seed + 2, Fill64::uniform, t.m + t.pad)};
+  if (t.beta == 0.0)
+    for (double& v : o.c.data) v = std::numeric_limits<double>::quiet_NaN();
+  return o;
 }
 
 }  // namespace egemm::test

@@ -27,19 +27,23 @@ inline std::uint64_t bits_of(double x) {
   return u;
 }
 
-// A column-major matrix with a leading dimension that may exceed its rows.
-struct Matrix {
+// A column-major matrix with a leading dimension that may exceed its rows
+// (Matrix: float, the FP32 tags' operands; Matrix64: double, EmulatedFP64's).
+template <class T>
+struct BasicMatrix {
   index_t rows = 0, cols = 0, ld = 0;
-  std::vector<float> data;
-  Matrix() = default;
-  Matrix(index_t r, index_t c, index_t ld_ = 0) : rows(r), cols(c), ld(ld_ ? ld_ : std::max<index_t>(1, r)) {
-    data.assign(static_cast<std::size_t>(ld * std::max<index_t>(c, 1)), 0.0f);
+  std::vector<T> data;
+  BasicMatrix() = default;
+  BasicMatrix(index_t r, index_t c, index_t ld_ = 0) : rows(r), cols(c), ld(ld_ ? ld_ : std::max<index_t>(1, r)) {
+    data.assign(static_cast<std::size_t>(ld * std::max<index_t>(c, 1)), T(0));
   }
-  float& operator()(index_t i, index_t j) { return data[i + j * ld]; }
-  float operator()(index_t i, index_t j) const { return data[i + j * ld]; }
-  float* ptr() { return data.data(); }
-  const float* ptr() const { return data.data(); }
+  T& operator()(index_t i, index_t j) { return data[i + j * ld]; }
+  T operator()(index_t i, index_t j) const { return data[i + j * ld]; }
+  T* ptr() { return data.data(); }
+  const T* ptr() const { return data.data(); }
 };
+using Matrix = BasicMatrix<float>;
+using Matrix64 = BasicMatrix<double>;
 
 // A new seed per call, so every test run draws fresh inputs; printed on failure.
 std::uint64_t fresh_seed();
