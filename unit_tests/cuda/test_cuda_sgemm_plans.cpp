@@ -127,76 +127,70 @@ TEST(CudaSgemmPlans, OperandsOffTheirAlignmentGetPlansThatFit) {
   cublasDestroy(h);
 }
 
-// C of `count` products of 512^3 (a split-k algorithm on an H200) enqueued
-// on two streams in turn without a sync: each stream's products share the
-// thread's split-k workspace with the other's, ordered by its event; every C
-// must be cublasSgemm's to FP32 rounding.
+// `count` independent 512^3 products (a split-k algorithm on an H200) on
+// fresh operands, their C poisoned, for tests that enqueue them from several
+// streams or threads and then check each against cublasSgemm on the same inputs.
+class SplitKProducts {
+ public:
+  static constexpr index_t n = 512;
+  explicit SplitKProducts(int count) {
+    const std::vector<float> poison(static_cast<std::size_t>(n * n), std::numeric_limits<float>::quiet_NaN());
+    for (int i = 0; i < count; ++i) {
+      a_.push_back(std::make_unique<test::DeviceBuffer<float>>(test::random_matrix(n, n, test::fresh_seed()).data));
+      b_.push_back(std::make_unique<test::DeviceBuffer<float>>(test::random_matrix(n, n, test::fresh_seed()).data));
+      c_.push_back(std::make_unique<test::DeviceBuffer<float>>(poison));
+      direct_.push_back(std::make_unique<test::DeviceBuffer<float>>(poison));
+    }
+  }
+  // Product i through EGEMM's SGEMM hand-off on `stream`.
+  void enqueue(int i, cudaStream_t stream) {
+    gemm(NativeFP32{}, 'N', 'N', n, n, n, 1.0f, a_[i]->get(), n, b_[i]->get(), n, 0.0f, c_[i]->get(), n, stream);
+  }
+  // After every product was enqueued: each C is cublasSgemm's to FP32 rounding.
+  void expect_each_is_cublas_sgemms() {
+    test::cuda_ok(cudaDeviceSynchronize(), "sync");
+    cublasHandle_t h = nullptr;
+    ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+    const float one = 1.0f, zero = 0.0f;
+    for (std::size_t i = 0; i < a_.size(); ++i)
+      ASSERT_EQ(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a_[i]->get(), n, b_[i]->get(), n, &zero,
+                            direct_[i]->get(), n),
+                CUBLAS_STATUS_SUCCESS);
+    test::cuda_ok(cudaDeviceSynchronize(), "sync");
+    cublasDestroy(h);
+    for (std::size_t i = 0; i < a_.size(); ++i)
+      EXPECT_LT(largest_difference(c_[i]->download(), direct_[i]->download()), 1e-4) << "product " << i;
+  }
+
+ private:
+  std::vector<std::unique_ptr<test::DeviceBuffer<float>>> a_, b_, c_, direct_;
+};
+
+// Products enqueued on two streams in turn without a sync: each stream's
+// products share the thread's split-k workspace with the other's, ordered by its event.
 TEST(CudaSgemmPlans, TheSplitKWorkspaceIsOrderedAcrossStreams) {
   EGEMM_REQUIRE_GPU();
-  constexpr index_t n = 512;
   constexpr int count = 8;
   test::OwnedStream streams[2];
-  using Buffer = std::unique_ptr<test::DeviceBuffer<float>>;
-  const std::vector<float> poison(static_cast<std::size_t>(n * n), std::numeric_limits<float>::quiet_NaN());
-  std::vector<Buffer> da, db, dc, direct;
-  for (int i = 0; i < count; ++i) {
-    da.push_back(std::make_unique<test::DeviceBuffer<float>>(test::random_matrix(n, n, test::fresh_seed()).data));
-    db.push_back(std::make_unique<test::DeviceBuffer<float>>(test::random_matrix(n, n, test::fresh_seed()).data));
-    dc.push_back(std::make_unique<test::DeviceBuffer<float>>(poison));
-    direct.push_back(std::make_unique<test::DeviceBuffer<float>>(poison));
-  }
-  for (int i = 0; i < count; ++i)
-    gemm(NativeFP32{}, 'N', 'N', n, n, n, 1.0f, da[i]->get(), n, db[i]->get(), n, 0.0f, dc[i]->get(), n,
-         streams[i % 2].get());
-  cublasHandle_t h = nullptr;
-  ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
-  const float one = 1.0f, zero = 0.0f;
-  for (int i = 0; i < count; ++i)
-    ASSERT_EQ(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, da[i]->get(), n, db[i]->get(), n, &zero,
-                          direct[i]->get(), n),
-              CUBLAS_STATUS_SUCCESS);
-  test::cuda_ok(cudaDeviceSynchronize(), "sync");
-  cublasDestroy(h);
-  for (int i = 0; i < count; ++i)
-    EXPECT_LT(largest_difference(dc[i]->download(), direct[i]->download()), 1e-4) << "product " << i;
+  SplitKProducts products(count);
+  for (int i = 0; i < count; ++i) products.enqueue(i, streams[i % 2].get());
+  products.expect_each_is_cublas_sgemms();
 }
 
 // A thread's split-k workspace passes to the next thread when it ends: one
 // thread enqueues products on its cudaStreamPerThread and ends without a
 // sync, the next takes the workspace and enqueues on its own
 // cudaStreamPerThread (the same handle value, another stream) at once. Its
-// products must wait for the first thread's: every C is cublasSgemm's.
+// products must wait for the first thread's.
 TEST(CudaSgemmPlans, AWorkspacePassedToAnotherThreadIsOrderedAfterItsLastUse) {
   EGEMM_REQUIRE_GPU();
-  constexpr index_t n = 512;
   constexpr int per_thread = 6;
-  using Buffer = std::unique_ptr<test::DeviceBuffer<float>>;
-  const std::vector<float> poison(static_cast<std::size_t>(n * n), std::numeric_limits<float>::quiet_NaN());
-  std::vector<Buffer> da, db, dc, direct;
-  for (int i = 0; i < 2 * per_thread; ++i) {
-    da.push_back(std::make_unique<test::DeviceBuffer<float>>(test::random_matrix(n, n, test::fresh_seed()).data));
-    db.push_back(std::make_unique<test::DeviceBuffer<float>>(test::random_matrix(n, n, test::fresh_seed()).data));
-    dc.push_back(std::make_unique<test::DeviceBuffer<float>>(poison));
-    direct.push_back(std::make_unique<test::DeviceBuffer<float>>(poison));
-  }
+  SplitKProducts products(2 * per_thread);
   for (int t = 0; t < 2; ++t)
     std::thread([&, t] {
-      for (int i = t * per_thread; i < (t + 1) * per_thread; ++i)
-        gemm(NativeFP32{}, 'N', 'N', n, n, n, 1.0f, da[i]->get(), n, db[i]->get(), n, 0.0f, dc[i]->get(), n,
-             cudaStreamPerThread);
+      for (int i = t * per_thread; i < (t + 1) * per_thread; ++i) products.enqueue(i, cudaStreamPerThread);
     }).join();
-  test::cuda_ok(cudaDeviceSynchronize(), "sync");
-  cublasHandle_t h = nullptr;
-  ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
-  const float one = 1.0f, zero = 0.0f;
-  for (int i = 0; i < 2 * per_thread; ++i)
-    ASSERT_EQ(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, da[i]->get(), n, db[i]->get(), n, &zero,
-                          direct[i]->get(), n),
-              CUBLAS_STATUS_SUCCESS);
-  test::cuda_ok(cudaDeviceSynchronize(), "sync");
-  cublasDestroy(h);
-  for (int i = 0; i < 2 * per_thread; ++i)
-    EXPECT_LT(largest_difference(dc[i]->download(), direct[i]->download()), 1e-4) << "product " << i;
+  products.expect_each_is_cublas_sgemms();
 }
 
 // Under stream capture the split-k workspace is not used (a replay would
