@@ -18,36 +18,51 @@ bool emulated(egemm::PolicyId id) { return id != egemm::PolicyId::native_fp32; }
 // batch once.
 constexpr double batch_item_min_work = 2048.0 * 2048.0 * 512.0;
 
-int takes(int policy, int64_t m, int64_t n, int64_t k, int64_t batch, const char** why) {
-  const auto id = static_cast<egemm::PolicyId>(policy);
+// Why EGEMM does not take `batch` m x n x k products with `id`'s FP32 tag on
+// the current device, or null where it does. May throw (a device query).
+const char* fp32_refusal(egemm::PolicyId id, int64_t m, int64_t n, int64_t k, int64_t batch) {
+  if (!emulated(id)) return "NativeFP32 is cuBLAS SGEMM itself";
+  if (!egemm::cuda_available()) return "the current device is not one EGEMM runs on";
+  // Where EmulatedFP32 would hand the shape to SGEMM (C of too few tiles
+  // for its depth, or too thin or shallow to repay the split), the caller's cuBLAS
+  // call is that SGEMM, with the caller's own settings; the other emulated
+  // tags have no faster way there either.
+  if (!egemm::emulated_fp32_uses_tensor_cores(m, n, k))
+    return "EGEMM would hand this shape to SGEMM (too small or thin to gain)";
+  if (batch > 1 && static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < batch_item_min_work)
+    return "a batch of products below 2048 x 2048 x 512 each: cuBLAS's one launch beats a call each";
+  return nullptr;
+}
+
+// FP64: the products EmulatedFP64 runs on the INT8 tensor cores (4096 and up
+// in every extent, k below 2^17: egemm::emulated_fp64_uses_tensor_cores);
+// batches pass through (a call per item would not beat cuBLAS's one launch
+// where the items are small, and no FP64 batch has been measured).
+const char* fp64_refusal(egemm::PolicyId id, int64_t m, int64_t n, int64_t k, int64_t batch) {
+  if (id != egemm::PolicyId::emulated_fp64) return "not an FP64 tag";
+  if (batch != 1) return "an FP64 batch (EGEMM takes FP64 products one call at a time)";
+  if (!egemm::cuda_available()) return "the current device is not one EGEMM runs on";
+  if (!egemm::emulated_fp64_uses_tensor_cores(m, n, k)) return "EGEMM would hand this shape to DGEMM (too small to gain)";
+  return nullptr;
+}
+
+// The ABI's takes / takes64 over a refusal rule: 1, or 0 with *why set (an
+// exception from a device query is a refusal too: nothing crosses the C ABI).
+template <const char* (*Refusal)(egemm::PolicyId, int64_t, int64_t, int64_t, int64_t)>
+int takes_by(int policy, int64_t m, int64_t n, int64_t k, int64_t batch, const char** why) {
   try {
-    if (!emulated(id)) {
-      *why = "NativeFP32 is cuBLAS SGEMM itself";
+    if (const char* refusal = Refusal(static_cast<egemm::PolicyId>(policy), m, n, k, batch)) {
+      *why = refusal;
       return 0;
     }
-    if (!egemm::cuda_available()) {
-      *why = "the current device is not one EGEMM runs on";
-      return 0;
-    }
-    // Where EmulatedFP32 would hand the shape to SGEMM (C of too few tiles
-    // for its depth, or too thin or shallow to repay the split), the caller's cuBLAS
-    // call is that SGEMM, with the caller's own settings; the other emulated
-    // tags have no faster way there either.
-    if (!egemm::emulated_fp32_uses_tensor_cores(m, n, k)) {
-      *why = "EGEMM would hand this shape to SGEMM (too small or thin to gain)";
-      return 0;
-    }
-    if (batch > 1 && static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < batch_item_min_work) {
-      *why = "a batch of products below 2048 x 2048 x 512 each: cuBLAS's one launch beats a call each";
-      return 0;
-    }
+    return 1;
   } catch (const std::exception&) {
     *why = "EGEMM cannot query the current device";
     return 0;
   }
-  return 1;
 }
 
+// The ABI's gemm (T = float) and gemm64 (T = double): 0, or 1 with EGEMM's message in `why` and C untouched.
 template <class T>
 int gemm_of(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
             const T* b, int64_t ldb, T beta, T* c, int64_t ldc, void* stream, char* why, size_t why_size) {
@@ -64,48 +79,8 @@ int gemm_of(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, T alp
   return 1;
 }
 
-int gemm(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
-         const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream, char* why, size_t why_size) {
-  return gemm_of(policy, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream, why, why_size);
-}
-
-// FP64: the products EmulatedFP64 runs on the INT8 tensor cores (4096 and up
-// in every extent, k below 2^17: egemm::emulated_fp64_uses_tensor_cores);
-// batches pass through (a call per item would not beat cuBLAS's one launch
-// where the items are small, and no FP64 batch has been measured).
-int takes64(int policy, int64_t m, int64_t n, int64_t k, int64_t batch, const char** why) {
-  const auto id = static_cast<egemm::PolicyId>(policy);
-  try {
-    if (id != egemm::PolicyId::emulated_fp64) {
-      *why = "not an FP64 tag";
-      return 0;
-    }
-    if (batch != 1) {
-      *why = "an FP64 batch (EGEMM takes FP64 products one call at a time)";
-      return 0;
-    }
-    if (!egemm::cuda_available()) {
-      *why = "the current device is not one EGEMM runs on";
-      return 0;
-    }
-    if (!egemm::emulated_fp64_uses_tensor_cores(m, n, k)) {
-      *why = "EGEMM would hand this shape to DGEMM (too small to gain)";
-      return 0;
-    }
-  } catch (const std::exception&) {
-    *why = "EGEMM cannot query the current device";
-    return 0;
-  }
-  return 1;
-}
-
-int gemm64(int policy, char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
-           const double* b, int64_t ldb, double beta, double* c, int64_t ldc, void* stream, char* why,
-           size_t why_size) {
-  return gemm_of(policy, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream, why, why_size);
-}
-
-constexpr egemm_cublas_engine the_engine{EGEMM_CUBLAS_ENGINE_ABI, &takes, &gemm, &takes64, &gemm64};
+constexpr egemm_cublas_engine the_engine{EGEMM_CUBLAS_ENGINE_ABI, &takes_by<fp32_refusal>, &gemm_of<float>,
+                                         &takes_by<fp64_refusal>, &gemm_of<double>};
 
 }  // namespace
 
