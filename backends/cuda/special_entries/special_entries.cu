@@ -26,7 +26,21 @@ __global__ void __launch_bounds__(fixup_threads) special_entries_kernel(const Ge
   if (path_word == nullptr || path_from_word(*path_word) != EmulationPath::fp16_scaled) return;
   wide_line_entries<true>(g, a, b, blockIdx.x, gridDim.x);   // listed rows of op(A)
   wide_line_entries<false>(g, a, b, blockIdx.x, gridDim.x);  // listed columns of op(B)
-  if ((*path_word & path_sparse_outliers) != 0) outlier_entries(g, a, b, blockIdx.x, gridDim.x);
+}
+
+// EmulatedFP32's sparse outliers (outlier_entries.cuh): a launch of its own,
+// so that the special entries' kernel keeps its few registers, with as many
+// warps as the SMs hold (the pass waits on scattered loads). It exits at once
+// unless the FP16 path runs with some row or column routed.
+constexpr int outlier_threads = 256;
+__global__ void __launch_bounds__(outlier_threads, 4)
+    outlier_entries_kernel(const GemmArgs g, const SplitOperand a, const SplitOperand b, const std::uint32_t* path_word) {
+  wait_for_previous_kernel();
+  allow_next_kernel();
+  if (!route_taken(path_word, false)) return;  // NormwiseFP32's digits ran
+  const std::uint32_t word = *path_word;
+  if ((word & path_sparse_outliers) == 0 || path_from_word(word) != EmulationPath::fp16_scaled) return;
+  outlier_entries(g, a, b, blockIdx.x, gridDim.x);
 }
 
 // Two blocks per SM: enough for the rare work, cheap when there is none.
@@ -40,6 +54,11 @@ void launch_special_entries(const GemmArgs& g, const SplitOperand& a, const Spli
   const index_t needed = (g.m * g.n + fixup_threads - 1) / fixup_threads;
   const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min<index_t>(needed, fixup_blocks())));
   launch_dependent(special_entries_kernel, blocks, fixup_threads, 0, stream, g, a, b, any_nonfinite, path_word, digits);
+  if (digits || path_word == nullptr) return;  // only EmulatedFP32's path word routes outliers
+  const index_t items = (g.m + 31) / 32 * ((g.n + 31) / 32), warps = outlier_threads / 32;
+  const index_t most = 4 * static_cast<index_t>(device_facts().sms);
+  const auto outlier_blocks = static_cast<unsigned>(std::max<index_t>(1, std::min<index_t>((items + warps - 1) / warps, most)));
+  launch_dependent(outlier_entries_kernel, outlier_blocks, outlier_threads, 0, stream, g, a, b, path_word);
 }
 
 }  // namespace egemm::cuda

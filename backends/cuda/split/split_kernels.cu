@@ -293,6 +293,9 @@ __device__ __forceinline__ void settle_row(const SplitOperand& op, index_t row, 
   if (e != guess || routed) {
     op.exponent[row] = e;
     op.resplit_list[atomicAdd(op.resplit_count, 1u)] = static_cast<std::uint32_t>(row);
+    const index_t panel = row / panel_rows;
+    if (atomicOr(op.resplit_panel_rows + panel, 1u << (row % panel_rows)) == 0)
+      op.resplit_panels[atomicAdd(op.resplit_panel_count, 1u)] = static_cast<std::uint32_t>(panel);
   }
 }
 
@@ -332,11 +335,13 @@ __global__ void __launch_bounds__(path_choice_threads) path_choice_kernel(const 
   for (std::uint32_t s = threadIdx.x; s < wide_b; s += blockDim.x) atomicOr(b.nonfinite + __ldcg(b.wide_list + s), row_recomputed);
 }
 
-// The second split's work items of one operand: (listed row, k-panel) pairs
-// on the FP16 path, every (row panel, k-panel) on the TF32 path (the panel's
-// index in panel_in_tf32).
+// The second split's work items of one operand: (row panel with listed rows,
+// k-panel) pairs on the FP16 path (at one outlier in 10^4 about half of the
+// rows take the outlier route, and a panel read for each listed row took 2.9
+// ms at 8192^3 on an H200), every (row panel, k-panel) on the TF32 path (the
+// panel's index in panel_in_tf32).
 __device__ __forceinline__ index_t resplit_items(const SplitOperand& op, bool tf32) {
-  return (tf32 ? op.rows_pad / panel_rows : static_cast<index_t>(*op.resplit_count)) * split_k_panels(op);
+  return (tf32 ? op.rows_pad / panel_rows : static_cast<index_t>(*op.resplit_panel_count)) * split_k_panels(op);
 }
 
 // Whether TF32 panel `item` (row panel r0, depth p0) holds the split's TF32
@@ -354,21 +359,22 @@ __device__ __forceinline__ bool tf32_panel_intact(const SplitOperand& dst, index
 }
 
 // One item: the panel is staged whole (its loads stay coalesced); on the
-// FP16 path only the listed row's lanes write, with its exact exponent; on
+// FP16 path only the listed rows' lanes write, with their exact exponents; on
 // the TF32 path every row, unscaled, unless the split's TF32 pieces are intact.
 template <bool Tf32>
 __device__ __forceinline__ void resplit_item(const OperandRows& src, const SplitOperand& dst, index_t item,
                                              Panel& panel) {
   const index_t panels = split_k_panels(dst), p0 = item % panels * panel_k;
   if (Tf32 && tf32_panel_intact(dst, item, item / panels * panel_rows, p0)) return;
-  const index_t listed = Tf32 ? -1 : static_cast<index_t>(dst.resplit_list[item / panels]);
-  const index_t r0 = Tf32 ? item / panels * panel_rows : listed / panel_rows * panel_rows;
+  const index_t row_panel = Tf32 ? item / panels : static_cast<index_t>(dst.resplit_panels[item / panels]);
+  const std::uint32_t listed = Tf32 ? ~0u : dst.resplit_panel_rows[row_panel];
+  const index_t r0 = row_panel * panel_rows;
   __syncthreads();  // the previous item's reads of the panel are done
   load_panel(with_opaque_strides(src), r0, p0, panel);
   __syncthreads();
   const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
   const index_t row = r0 + r;
-  if (!Tf32 && row != listed) return;
+  if (!Tf32 && ((listed >> r) & 1u) == 0) return;
   float x[per_thread];
   read_row_values(panel, r, q, x);
   if constexpr (Tf32) {

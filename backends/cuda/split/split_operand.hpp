@@ -49,6 +49,11 @@ struct SplitOperand {
   std::uint32_t* wide_list = nullptr;        // ... the first max_recomputed_rows(rows) of them
   std::uint32_t* resplit_count = nullptr;    // EmulatedFP32: rows whose guessed exponent did not hold
   std::uint32_t* resplit_list = nullptr;     // ... all of them ([rows])
+  // ... by 32-row panel, the second split's work: each listed panel's rows
+  // (a bit a row) and the panels listed ([row panels] each)
+  std::uint32_t* resplit_panel_rows = nullptr;
+  std::uint32_t* resplit_panels = nullptr;
+  std::uint32_t* resplit_panel_count = nullptr;
   std::uint32_t* known_wide = nullptr;       // EmulatedFP32: [rows] 1 once one panel of the row shows it wide
   std::uint32_t* known_wide_count = nullptr; // ... how many rows are
   std::uint32_t* panel_arrivals = nullptr;   // Int8Slices: [row panels] k panels whose maxima are in (int8_split.cu)
@@ -119,7 +124,7 @@ inline index_t split_row_panels(index_t rows) {
 
 // How many statistics words an operand of `rows` rows takes.
 inline index_t split_stats_words(index_t rows) {
-  return 8 * rows + 4 + max_recomputed_rows(rows) + split_row_panels(rows);
+  return 8 * rows + 5 + max_recomputed_rows(rows) + 3 * split_row_panels(rows);
 }
 
 // Points op's statistics at `words` (split_stats_words(op.rows) of them);
@@ -139,6 +144,9 @@ inline std::uint32_t* place_split_stats(SplitOperand& op, std::uint32_t* words) 
   op.outlier_max_bits = op.row_weight + op.rows;
   op.outlier_state = op.outlier_max_bits + op.rows;
   op.outlier_lines = op.outlier_state + op.rows;
+  op.resplit_panel_rows = op.outlier_lines + 1;
+  op.resplit_panels = op.resplit_panel_rows + split_row_panels(op.rows);
+  op.resplit_panel_count = op.resplit_panels + split_row_panels(op.rows);
   return words + split_stats_words(op.rows);
 }
 
