@@ -3,8 +3,8 @@
 """Runs each client's FP32 product in its own process (LD_PRELOAD is per
 process), once without and once with the interposer, and prints one table:
 error against a float64 product of the same operands (normwise, relative)
-and the median time, at N^3 (default 8192) and on a batch (default
-64 x 1024^3).
+and the median time, at N^3 (default 8192), for PyTorch also replayed from a
+CUDA graph on fresh operands, and on a batch (default 64 x 1024^3).
 
     python3 perf_tests/interposer/clients.py --interposer /path/to/libegemm_cublas.so
     python3 perf_tests/interposer/clients.py --interposer ... --entry-points   # which cuBLAS calls each client makes
@@ -55,7 +55,21 @@ def worker(client, n, batch, bn, reps):
         out["matmul_ms"] = timed(lambda: torch.matmul(a, b))
         out["mm_ms"] = timed(lambda: torch.mm(a, b))
         out["matmul_error"] = error(torch.matmul(a, b), a, b, torch.matmul)
-        del a, b
+        # The same product captured in a CUDA graph (PyTorch warms it up on a side stream first), then
+        # replayed on fresh operands copied into the captured ones: the replay must compute them.
+        graph = torch.cuda.CUDAGraph()
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            torch.matmul(a, b)
+        torch.cuda.current_stream().wait_stream(s)
+        with torch.cuda.graph(graph):
+            c = torch.matmul(a, b)
+        a.copy_(make((n, n)))
+        b.copy_(make((n, n)))
+        out["graph_ms"] = timed(graph.replay)
+        out["graph_error"] = error(c, a, b, torch.matmul)
+        del a, b, c, graph
         a, b = make((batch, bn, bn)), make((batch, bn, bn))
         out["batched_ms"] = timed(lambda: torch.bmm(a, b))
         out["batched_error"] = error(torch.bmm(a, b), a, b, torch.bmm)
@@ -184,7 +198,8 @@ def table(args):
     header = f"{'client / call':26s} {'cuBLAS ms':>10s} {'EGEMM ms':>10s} {'speed-up':>9s} {'cuBLAS error':>13s} {'EGEMM error':>12s}"
     print(header)
     print("-" * len(header), flush=True)
-    calls = {"torch": [("torch.matmul", "matmul"), ("torch.mm", "mm"), ("torch.bmm", "batched")],
+    calls = {"torch": [("torch.matmul", "matmul"), ("torch.mm", "mm"), ("torch.matmul CUDA graph", "graph"),
+                       ("torch.bmm", "batched")],
              "cupy": [("cupy.matmul", "matmul"), ("cupy.matmul batched", "batched")],
              "jax": [("jnp.matmul HIGHEST", "matmul"), ("jnp.matmul batched", "batched")]}
     for client in args.clients:
