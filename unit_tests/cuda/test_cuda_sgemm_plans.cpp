@@ -177,17 +177,27 @@ TEST(CudaSgemmPlans, TheSplitKWorkspaceIsOrderedAcrossStreams) {
   products.expect_each_is_cublas_sgemms();
 }
 
-// A thread's split-k workspace passes to the next thread when it ends: one
-// thread enqueues products on its cudaStreamPerThread and ends without a
-// sync, the next takes the workspace and enqueues on its own
-// cudaStreamPerThread (the same handle value, another stream) at once. Its
-// products must wait for the first thread's.
+// A thread's split-k workspace passes to the next thread when it ends: each
+// of two threads in turn enqueues a long product and then split-k products on
+// its cudaStreamPerThread (the same handle value, another stream) and ends
+// without a sync, so that both threads' products would run at once were the
+// second's not ordered after the first's. They must be: two split-k products
+// on one workspace at once corrupt each other (and cuBLASLt's tile semaphores
+// there can hang the GPU).
 TEST(CudaSgemmPlans, AWorkspacePassedToAnotherThreadIsOrderedAfterItsLastUse) {
   EGEMM_REQUIRE_GPU();
-  constexpr int per_thread = 6;
+  constexpr int per_thread = 8;
+  constexpr index_t long_n = 4096;  // ~3 ms of SGEMM on an H200 (its C is not checked)
   SplitKProducts products(2 * per_thread);
+  test::DeviceBuffer<float> la(static_cast<std::size_t>(long_n * long_n)), lb(la.size()), lc(la.size());
+  test::cuda_ok(cudaMemset(la.get(), 0, la.size() * sizeof(float)), "zero");
+  test::cuda_ok(cudaMemset(lb.get(), 0, lb.size() * sizeof(float)), "zero");
+  products.enqueue(0, nullptr);  // the plan's set-up (and cuBLASLt's first load) before the threads
+  test::cuda_ok(cudaDeviceSynchronize(), "sync");
   for (int t = 0; t < 2; ++t)
     std::thread([&, t] {
+      gemm(NativeFP32{}, 'N', 'N', long_n, long_n, long_n, 1.0f, la.get(), long_n, lb.get(), long_n, 0.0f, lc.get(),
+           long_n, cudaStreamPerThread);
       for (int i = t * per_thread; i < (t + 1) * per_thread; ++i) products.enqueue(i, cudaStreamPerThread);
     }).join();
   products.expect_each_is_cublas_sgemms();
