@@ -10,11 +10,17 @@ PROGRAMS is a CMake build directory of EGEMM with CUDA (its perf_tests programs)
 scripts/stage_device_run.sh (programs in bin/, libraries in lib/). RECORD_DIR is created (emptied
 first if it exists). Runs on the machine with the GPU, one GPU (CUDA_VISIBLE_DEVICES picks it):
 
-  1. suite, three regimes  egemm_bench_suite, EGEMM_SUITE_REGIMES=1: every EGEMM tag and cuBLAS
-                           baseline, uniform inputs, at 4096^3, 8192^3, 16384^3, 32768x8192x8192,
-                           8192x8192x16384 (75 benchmarks, ~4 s each with the regimes: ~5 min)
-  2. suite, median only    the same methods, uniform inputs at 1024^3 and 2048^3, and wide inputs
-                           at 8192^3 (45 benchmarks, under 1 s each: ~0.5 min)
+  1. suite, three regimes  egemm_bench_suite, EGEMM_SUITE_REGIMES=1 (EGEMM_SUITE_FP64=1 for its FP64
+                           section): every EGEMM tag and cuBLAS baseline, uniform inputs, at 8192^3 and
+                           16384^3; EmulatedFP32, NormwiseFP32 and SGEMM on the sparse-outlier inputs
+                           at 8192^3; EmulatedFP64 and DGEMM, uniform and normal inputs, at 8192^3 and
+                           16384^3 (47 benchmarks, ~4 s each with the regimes: ~3 min)
+  2. suite, median only    every tag and baseline, uniform inputs at 1024^3, 2048^3, 4096^3,
+                           32768x8192x8192 and 8192x8192x16384, wide and sparse-outlier inputs at
+                           8192^3; the FP64 section: EmulatedFP64 and DGEMM on its three input
+                           families, square 2048..16384 and the skewed shapes, and cuBLAS's
+                           fixed-point emulation (both strategies) on uniform inputs up to 8192
+                           (~270 benchmarks, most under 1 s: ~3 min)
   3. case studies          egemm_kmeans and egemm_knn sweeps, EmulatedFP32 against NativeFP32,
                            128 dimensions (~20 s; skipped where they were not built: they need Kokkos)
   4. precision profile     egemm_precision_profile, PROFILE_TRIALS (400) trials a design (~15 s)
@@ -22,7 +28,7 @@ first if it exists). Runs on the machine with the GPU, one GPU (CUDA_VISIBLE_DEV
                            calls a method, each after 0.25 s idle)
   6. report                report.py merge (the two suite passes into suite.json), then
                            report.py record RECORD_DIR: README.md and the figures
-About 6-7 minutes in all on an H100 or H200 (the suite's times from its logs there).
+About 7-8 minutes in all on an H100 or H200 (the suite's times from its logs there).
 
 RECORD_DIR then holds README.md, record.json (device, driver, date, library commit, this command),
 record.log (every program's output), suite.json, case_studies.csv, precision_profile.md,
@@ -93,8 +99,9 @@ overhead=$(program egemm_call_overhead)
 kmeans=$(program egemm_kmeans)
 knn=$(program egemm_knn)
 methods_any='[^/]+'
-regimes_filter=${SUITE_REGIMES_FILTER:-"^uniform/$methods_any/(4096x4096x4096|8192x8192x8192|16384x16384x16384|32768x8192x8192|8192x8192x16384)/"}
-median_filter=${SUITE_MEDIAN_FILTER:-"^(uniform/$methods_any/(1024x1024x1024|2048x2048x2048)|wide/$methods_any/8192x8192x8192)/"}
+fp64_methods='(egemm_EmulatedFP64|cublas_dgemm)'
+regimes_filter=${SUITE_REGIMES_FILTER:-"^(uniform/$methods_any/(8192x8192x8192|16384x16384x16384)|outliers[456]/(egemm_EmulatedFP32|egemm_NormwiseFP32|cublas_sgemm)/8192x8192x8192|fp64_(uniform|normal)/$fp64_methods/(8192x8192x8192|16384x16384x16384))/"}
+median_filter=${SUITE_MEDIAN_FILTER:-"^(uniform/$methods_any/(1024x1024x1024|2048x2048x2048|4096x4096x4096|32768x8192x8192|8192x8192x16384)|(wide|outliers[456])/$methods_any/8192x8192x8192|fp64_(uniform|normal|wide)/$fp64_methods/[0-9x]+|fp64_uniform/cublas_fp64_fixedpoint[a-z_]*/(2048x2048x2048|4096x4096x4096|8192x8192x8192))/"}
 IFS=';' read -r -a overhead_shapes <<< "${OVERHEAD_SHAPES:-256 256 4096;512;1024}"
 
 start=$SECONDS
@@ -148,9 +155,9 @@ EOF
   progress "recording on ${gpu:-an unnamed GPU} into $record (library ${commit:-unknown})"
 fi
 
-step "suite, three regimes" env EGEMM_SUITE_REGIMES=1 "${suite:-egemm_bench_suite}" --benchmark_filter="$regimes_filter" \
+step "suite, three regimes" env EGEMM_SUITE_FP64=1 EGEMM_SUITE_REGIMES=1 "${suite:-egemm_bench_suite}" --benchmark_filter="$regimes_filter" \
   --benchmark_out="$record/suite-regimes.json" --benchmark_out_format=json
-step "suite, median only" env -u EGEMM_SUITE_REGIMES "${suite:-egemm_bench_suite}" --benchmark_filter="$median_filter" \
+step "suite, median only" env -u EGEMM_SUITE_REGIMES EGEMM_SUITE_FP64=1 "${suite:-egemm_bench_suite}" --benchmark_filter="$median_filter" \
   --benchmark_out="$record/suite-median.json" --benchmark_out_format=json
 
 if [[ -n $kmeans && -n $knn ]] || (( dry_run )); then

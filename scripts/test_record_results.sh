@@ -119,7 +119,7 @@ check "and says so" grep -q 'suite, three regimes: FAILED (exit 1)' "$work/log3"
 : > "$STANDIN_CALLS"
 "$script" --dry-run "$work/stage" "$work/rec4" > "$work/log4" 2>&1
 check "--dry-run: exit 0, the commands printed, nothing run or written" \
-  bash -c "grep -q '^suite, three regimes: env EGEMM_SUITE_REGIMES=1 ' '$work/log4' && test ! -s '$STANDIN_CALLS' && test ! -e '$work/rec4'"
+  bash -c "grep -q '^suite, three regimes: env EGEMM_SUITE_FP64=1 EGEMM_SUITE_REGIMES=1 ' '$work/log4' && test ! -s '$STANDIN_CALLS' && test ! -e '$work/rec4'"
 "$script" "$work/stage" > "$work/log5" 2>&1
 check "one argument: exit 2 with the usage" bash -c "test $? -eq 2 && grep -q '^usage:' '$work/log5'"
 "$script" "$work/nowhere" "$work/rec5" > "$work/log6" 2>&1
