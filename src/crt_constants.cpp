@@ -35,10 +35,14 @@ long long inverse_mod(long long x, long long m) {
   return ((u % m) + m) % m;
 }
 
-// floor(2^20 w / M) for w < M < 2^126, by long division (2^20 w may not fit 128 bits).
+void to_limbs(u128 v, uint32_t out[4]) {
+  for (int j = 0; j < 4; ++j) out[j] = static_cast<uint32_t>(v >> (32 * j));
+}
+
+// floor(2^24 w / M) for w < M < 2^126, by long division (2^24 w may not fit 128 bits).
 uint32_t scaled_fraction(u128 w, u128 M) {
   uint32_t q = 0;
-  for (int bit = 0; bit < 20; ++bit) {
+  for (int bit = 0; bit < 24; ++bit) {
     w <<= 1;  // < 2M < 2^127
     q <<= 1;
     if (w >= M) {
@@ -59,24 +63,16 @@ Constants make_constants(int moduli) {
   c.beta = norm_bits(moduli);
   u128 M = 1;
   for (int l = 0; l < moduli; ++l) M *= static_cast<u128>(modulus(l));
-  const u128 neg_m = -M;  // 2^128 - M
-  c.neg_m[0] = static_cast<uint64_t>(neg_m);
-  c.neg_m[1] = static_cast<uint64_t>(neg_m >> 64);
-  c.quotient_offset = 0;
+  to_limbs(-M, c.neg_m);  // 2^128 - M
   for (int l = 0; l < moduli; ++l) {
     const long long m = modulus(l);
     const u128 Ml = M / static_cast<u128>(m);
     const long long y = inverse_mod(static_cast<long long>(Ml % static_cast<u128>(m)), m);
     const u128 w = (Ml * static_cast<u128>(y)) % M;  // Ml y < (M / m) m = M < 2^126
-    for (int j = 0; j < 3; ++j) c.w[l][j] = static_cast<double>(static_cast<uint64_t>(w >> (42 * j)) & ((1ULL << 42) - 1));
+    to_limbs(w, c.w[l]);
     c.w_over_m[l] = scaled_fraction(w, M);
-    const uint32_t h = m == 256 ? 128u : static_cast<uint32_t>((m - 1) / 2);
-    c.quotient_offset += h * c.w_over_m[l];  // modulo 2^32
   }
-  for (int l = moduli; l < max_moduli; ++l) {
-    c.w_over_m[l] = 0;
-    for (int j = 0; j < 3; ++j) c.w[l][j] = 0.0;
-  }
+  for (int l = moduli; l < max_moduli; ++l) c.w_over_m[l] = 0;
   return c;
 }
 

@@ -8,7 +8,6 @@
 // float64 sums at least as accurate as DGEMM's. Small problems run cuBLAS DGEMM. All on
 // the caller's stream, no host read of device data (except the debug log's
 // counts, when EGEMM_LOG=debug and the stream is not being captured).
-#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -151,19 +150,12 @@ __global__ void __launch_bounds__(Threads) split_kernel(const double* __restrict
   const double* global_row = base + r * row_stride;
   const index_t k = op.depth;
 
-  if constexpr (Cached) {
-    // The whole row in flight at once: asynchronous copies to shared memory, no register
-    // holding a value on the way. Each thread then reads back the values it copied.
-    for (int p = threadIdx.x; p < k; p += Threads)
-      __pipeline_memcpy_async(&cached_values[cached_slot(p)], global_row + p, sizeof(double));
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-  }
   double largest = 0.0;
   unsigned nonfinite = 0;
 #pragma unroll 4
   for (index_t p = threadIdx.x; p < k; p += Threads) {
-    const double v = Cached ? cached_values[cached_slot(static_cast<int>(p))] : global_row[p];
+    const double v = global_row[p];
+    if constexpr (Cached) cached_values[cached_slot(static_cast<int>(p))] = v;
     if (isfinite(v)) largest = fmax(largest, fabs(v));
     else nonfinite = 1;
   }

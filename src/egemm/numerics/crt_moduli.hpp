@@ -276,19 +276,16 @@ EGEMM_INLINE signed char residue(long long X) {
   return residue<L>(residue_words(X));
 }
 
-// The reconstruction's constants for N moduli: 2^128 - M (low and high 64
-// bits), and per modulus w_l = (M / m_l) ((M / m_l)^-1 mod m_l) mod M
-// (w_l = 1 mod m_l, 0 mod the others) as three 42-bit limbs held in doubles,
-// and W_l = floor(2^20 w_l / M), with the sum of h_l W_l (h_l = 128 for 256,
-// (m_l - 1) / 2 for odd m_l: what accumulate's residues are offset by).
+// The reconstruction's constants for N moduli: M (as 4 32-bit limbs, low
+// first), 2^128 - M, and per modulus w_l = (M / m_l) ((M / m_l)^-1 mod m_l)
+// mod M (w_l = 1 mod m_l, 0 mod the others) in limbs and w_l / M in double.
 // Made on the host (make_constants) and passed to the kernels by value.
 struct Constants {
   int moduli;
   int beta;
-  uint64_t neg_m[2];                 // 2^128 - M
-  double w[max_moduli][3];           // w_l's bits 0-41, 42-83 and 84-125 (M < 2^126)
-  uint32_t w_over_m[max_moduli];     // W_l < 2^20
-  uint32_t quotient_offset;          // sum_l h_l W_l modulo 2^32
+  uint32_t neg_m[4];                 // 2^128 - M
+  uint32_t w[max_moduli][4];
+  uint32_t w_over_m[max_moduli];     // floor(2^24 w_l / M)
 };
 
 // The moduli a call uses: 15 (beta = 57, four bits of margin over DGEMM's
@@ -309,64 +306,37 @@ EGEMM_INLINE constexpr int spread_log2_for(int moduli) {
 }
 
 // C' from its residues P_l (any integers congruent to C' mod m_l, |P_l| <=
-// 2^31 - 2^14, as k < 2^17 keeps them): r_l = P_l mod m_l in [-h_l, m_l -
-// 1 - h_l] (h_l = 128 for 256, (m_l - 1) / 2 for odd m_l: |r_l| <= 128);
+// 2^31 - 2^14, as k < 2^17 keeps them): r_l = P_l mod m_l in [0, m_l);
 // S = sum r_l w_l = C' mod M; q = the integer nearest S / M, from
-// sum r_l W_l / 2^20 (W_l = floor(2^20 w_l / M): off S / M by less than
-// 16 128 2^-20 = 2^-9, and S / M lies within |C'| / M of an integer, at most
-// 0.084-0.224 for 8 to 16 moduli, below the 1/2 - 2^-9 the rounding needs:
-// |C'| < 2^(2 beta + 1) <= M / 2^(log2 M - 2 beta - 1)); C' = S - q M
+// sum r_l floor(2^24 w_l / M) / 2^24 (short of S / M by less than
+// 16 256 2^-24 = 2^-12, and S / M lies within |C'| / M of an integer, at
+// most 0.084-0.224 for 8 to 16 moduli, below the 1/2 - 2^-12 the rounding needs: |C'| < 2^(2 beta + 1) <= M / 2^(log2 M - 2 beta - 1)); C' = S - q M
 // computed modulo 2^128 (exact: |C'| < 2^126), returned rounded to double
-// once (round to nearest even). S's sums are exact: per modulus three FP64
-// multiply-adds of r_l by w_l's 42-bit limbs (|products| <= 2^49, sums of at
-// most 16 below 2033 2^42 < 2^53: integers a double holds exactly) and one
-// 32-bit integer multiply-add for the quotient (|sum r_l W_l| < 2^31). The
-// FP64 units take the wide products and the integer units the remainders,
-// side by side on the GPU (64-bit integer multiply-adds, five per modulus,
-// all queued on the integer units). The caller's loop over l is unrolled,
-// so each m_l is a constant (its remainder a multiply, not a division).
+// once (round to nearest even). All integer multiply-adds; the caller's
+// loop over l is unrolled, so each m_l is a constant (its remainder a
+// multiply, not a division).
 struct Accumulator {
-  double limb[3] = {0.0, 0.0, 0.0};  // sums of r_l times w_l's 42-bit limbs: integers, |.| < 2^53
-  uint32_t quotient = 0;             // sum (r_l + h_l) W_l modulo 2^32
+  unsigned long long limb[4] = {0, 0, 0, 0};  // sums of r_l w_l's 32-bit limbs: < 16 2^8 2^32 = 2^44
+  unsigned long long quotient = 0;            // sum r_l floor(2^24 w_l / M) < 2^36
 };
-
-// v - h for v < 2^31 and a constant h, exactly, as a double. On the GPU from
-// v's bits (2^52 + v, less 2^52 + h: one FP64 add, not a conversion).
-EGEMM_INLINE double offset_to_double(uint32_t v, int h) {
-#if defined(__CUDA_ARCH__)
-  return __hiloint2double(0x43300000, static_cast<int>(v)) - (0x1p52 + h);
-#else
-  return static_cast<double>(static_cast<long long>(v) - h);
-#endif
-}
-
-// A double holding an integer below 2^53 in magnitude as that integer (exact).
-EGEMM_INLINE long long exact_to_ll(double v) {
-#if defined(__CUDA_ARCH__)
-  return __double2ll_rn(v);
-#else
-  return static_cast<long long>(v);
-#endif
-}
 
 template <int L>
 EGEMM_INLINE void accumulate(Accumulator& acc, int P, const Constants& k) {
   constexpr unsigned m = static_cast<unsigned>(modulus(L));
-  constexpr int h = m == 256 ? 128 : static_cast<int>((m - 1) / 2);
-  unsigned r;  // (P + h) mod m in [0, m): the residue r_l plus h
+  unsigned r;
   if constexpr (m == 256) {
-    r = (static_cast<unsigned>(P) + 128u) & 0xFFu;
+    r = static_cast<unsigned>(P) & 0xFFu;
   } else {
-    // P + h + a multiple of m that makes it non-negative and stays below 2^32: one unsigned remainder.
-    constexpr unsigned offset = (0x80000000u / m) * m + static_cast<unsigned>(h);  // > 2^31 - m
+    // P + a multiple of m that makes it non-negative and stays below 2^32: one unsigned remainder.
+    constexpr unsigned offset = (0x80000000u / m) * m;  // > 2^31 - m
     r = (static_cast<unsigned>(P) + offset) % m;
   }
-  const double rd = offset_to_double(r, h);  // r_l
-  // Every product and sum is an integer below 2^53: exact, whatever the rounding or contraction.
-  acc.limb[0] += rd * k.w[L][0];
-  acc.limb[1] += rd * k.w[L][1];
-  acc.limb[2] += rd * k.w[L][2];
-  acc.quotient += r * k.w_over_m[L];
+  const auto ru = static_cast<unsigned long long>(r);
+  acc.limb[0] += ru * k.w[L][0];
+  acc.limb[1] += ru * k.w[L][1];
+  acc.limb[2] += ru * k.w[L][2];
+  acc.limb[3] += ru * k.w[L][3];
+  acc.quotient += ru * k.w_over_m[L];
 }
 
 // 2^e for e in FP64's normal range, from its bits.
@@ -438,18 +408,25 @@ EGEMM_INLINE double magnitude_to_double(const uint32_t v[4]) {
 
 // C' rounded to double.
 EGEMM_INLINE double reconstruct(const Accumulator& acc, const Constants& k) {
-  using u128 = unsigned __int128;
-  const auto wide = [](long long x) { return static_cast<u128>(static_cast<__int128>(x)); };  // two's complement
-  const auto Q = static_cast<int32_t>(acc.quotient - k.quotient_offset);  // sum r_l W_l, |.| < 2^31
-  const int32_t q = (Q + (1 << 19)) >> 20;  // the nearest integer (an arithmetic shift: floor), |q| <= 2^11
-  // S - q M = L0 + L1 2^42 + L2 2^84 + q (2^128 - M), modulo 2^128.
-  const u128 neg_m = static_cast<u128>(k.neg_m[1]) << 64 | k.neg_m[0];
-  const u128 value = wide(exact_to_ll(acc.limb[0])) + (wide(exact_to_ll(acc.limb[1])) << 42) +
-                     (wide(exact_to_ll(acc.limb[2])) << 84) + wide(q) * neg_m;
-  const bool negative = (value >> 127) != 0;
-  const u128 magnitude = negative ? -value : value;
+  const unsigned long long q = (acc.quotient + (1ULL << 23)) >> 24;  // the nearest integer: < 2^12
+  unsigned long long t[4];
+  for (int j = 0; j < 4; ++j) t[j] = acc.limb[j] + q * k.neg_m[j];  // < 2^44 + 2^44
   uint32_t v[4];
-  for (int j = 0; j < 4; ++j) v[j] = static_cast<uint32_t>(magnitude >> (32 * j));
+  unsigned long long carry = 0;
+  for (int j = 0; j < 4; ++j) {
+    const unsigned long long s = t[j] + carry;
+    v[j] = static_cast<uint32_t>(s);
+    carry = s >> 32;
+  }  // the carry out of limb 3 is dropped: arithmetic modulo 2^128
+  const bool negative = (v[3] & 0x80000000u) != 0;
+  if (negative) {  // two's complement negation
+    unsigned long long c = 1;
+    for (int j = 0; j < 4; ++j) {
+      const unsigned long long s = static_cast<unsigned long long>(static_cast<uint32_t>(~v[j])) + c;
+      v[j] = static_cast<uint32_t>(s);
+      c = s >> 32;
+    }
+  }
   const double mag = magnitude_to_double(v);
   return negative ? -mag : mag;
 }
