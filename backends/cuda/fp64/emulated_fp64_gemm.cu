@@ -1,13 +1,14 @@
 // EmulatedFP64 on the GPU (Ozaki scheme II, numerics/crt_moduli.hpp): per
 // operand a split kernel (row statistics, scale, flags, the residues of all
-// moduli in one pass), one strided-batched cuBLAS INT8 product (IMMA, int32
-// sums) over the moduli per panel of C's columns, then one kernel that reads
-// each entry's int32 products once, reconstructs it exactly, unscales it and
-// applies alpha/beta; entries of rows or columns with Inf/NaN or too wide a
-// spread (listed by the split, on the device) are computed with float64
-// float64 sums at least as accurate as DGEMM's. Small problems run cuBLAS DGEMM. All on
-// the caller's stream, no host read of device data (except the debug log's
-// counts, when EGEMM_LOG=debug and the stream is not being captured).
+// moduli, from the row held in shared memory), cuBLAS INT8 products (IMMA,
+// int32 sums: one call per modulus, or one strided-batched call over the
+// moduli where they are small) per panel of C's columns, then one kernel that
+// reads each entry's int32 products once, reconstructs it exactly, unscales it
+// and applies alpha/beta; entries of rows or columns with Inf/NaN or too wide
+// a spread (listed by the split, on the device) are float64 sums at least as
+// accurate as DGEMM's. Small problems run cuBLAS DGEMM. All on the caller's
+// stream, no host read of device data (except the debug log's counts, when
+// EGEMM_LOG=debug and the stream is not being captured).
 #include <cuda_runtime.h>
 
 #include <algorithm>
