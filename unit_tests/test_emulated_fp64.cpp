@@ -6,8 +6,10 @@
 // overflow, subnormals, wide rows and bad arguments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -47,12 +49,34 @@ void check_residues(long long X, std::integer_sequence<int, L...>) {
       ...);
 }
 
-TEST(EmulatedFP64Numerics, ResiduesAreSymmetricAndCongruent) {
+TEST(EmulatedFP64Numerics, ResiduesAreInt8AndCongruent) {
   std::mt19937_64 gen(test::fresh_seed());
   std::uniform_int_distribution<long long> any(-(1LL << 62), 1LL << 62);
-  for (long long X : {0LL, 1LL, -1LL, 127LL, 128LL, -128LL, 255LL, 256LL, -256LL, (1LL << 62), -(1LL << 62)})
+  for (long long X : {0LL, 1LL, -1LL, 127LL, 128LL, -128LL, 255LL, 256LL, -256LL, (1LL << 56) - 1, -(1LL << 56),
+                      (1LL << 57) + 1, -(1LL << 57) - 1, (1LL << 62), -(1LL << 62)})
     check_residues(X, std::make_integer_sequence<int, crt::max_moduli>{});
-  for (int t = 0; t < 2000; ++t) check_residues(any(gen), std::make_integer_sequence<int, crt::max_moduli>{});
+  for (int t = 0; t < 20000; ++t) check_residues(any(gen), std::make_integer_sequence<int, crt::max_moduli>{});
+}
+
+// The residues' remainder by multiplication, (ceil(2^32/m) t mod 2^32) m / 2^32, is t mod m for
+// every t the byte dot products can reach (< 2^19) and beyond, for every modulus.
+template <int... L>
+void check_remainders(std::integer_sequence<int, L...>) {
+  (
+      [&] {
+        using K = crt::ResidueConstants<L>;
+        if constexpr (K::m != 256) {
+          unsigned wrong = 0;
+          for (uint32_t t = 0; t < (1u << 21); ++t) wrong += crt::mul_high(K::reciprocal * t, K::m) != t % K::m;
+          EXPECT_EQ(wrong, 0u) << "modulus " << K::m;
+          EXPECT_LT(K::addend, K::m);
+        }
+      }(),
+      ...);
+}
+
+TEST(EmulatedFP64Numerics, RemainderByMultiplicationIsExact) {
+  check_remainders(std::make_integer_sequence<int, crt::max_moduli>{});
 }
 
 TEST(EmulatedFP64Numerics, ModuliArePairwiseCoprimeAndNormBitsFitTheirProduct) {
@@ -93,6 +117,42 @@ TEST(EmulatedFP64Numerics, ScaledIntegerRoundsHalfToEven) {
   EXPECT_EQ(crt::scaled_integer(-2.5, 0), -2);
   EXPECT_EQ(crt::scaled_integer(0x1p-1074, 1074), 1);  // the smallest subnormal
   EXPECT_EQ(crt::scaled_integer(0x1p-1074, 1072), 0);
+}
+
+// The GPU's split takes the scaled integers and the statistics' fixed point by FP64
+// multiplication (crt::pow2_pair); they must be the bit forms' numbers for every finite value,
+// row exponent and scale a row can have: subnormals, ties, scales past FP64's exponent range.
+TEST(EmulatedFP64Numerics, MultiplicationFormsAreTheBitForms) {
+  std::mt19937_64 gen(test::fresh_seed());
+  std::uniform_int_distribution<int> any_exponent(-1100, 1024);
+  const auto check = [](double x, int row_exponent, int s) {
+    uint64_t squares = 0, magnitudes = 0, squares_fp = 0, magnitudes_fp = 0;
+    crt::add_to_sums(x, row_exponent, squares, magnitudes);
+    crt::add_to_sums(x, crt::pow2_pair(crt::stat_fraction_bits - row_exponent), squares_fp, magnitudes_fp);
+    EXPECT_EQ(magnitudes_fp, magnitudes) << x << " in a row of E = " << row_exponent;
+    EXPECT_EQ(squares_fp, squares) << x << " in a row of E = " << row_exponent;
+    EXPECT_EQ(crt::scaled_integer(x, crt::pow2_pair(s)), crt::scaled_integer(x, s)) << x << " * 2^" << s;
+  };
+  for (int t = 0; t < 200000; ++t) {
+    uint64_t bits = gen();
+    bits &= ~(uint64_t(0x7FF) << 52);
+    bits |= static_cast<uint64_t>(t % 7 == 0 ? 0 : (gen() % 2046) + 1) << 52;  // finite; a seventh subnormal
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    if (t % 11 == 0) x = std::ldexp(std::nearbyint(std::ldexp(x, 3)) + 0.5, any_exponent(gen));  // ties
+    if (!std::isfinite(x) || x == 0.0) continue;
+    const int e = crt::value_exponent(x);
+    const int row_exponent = std::min(1024, e + static_cast<int>(gen() % (t % 3 == 0 ? 2000 : 70)));
+    // The row's scale puts its norm near 2^beta <= 2^61: |x 2^s| <= 2^62, s down to 61 - 1024 - 9.
+    const int s_max = 62 - e, s_min = std::max(-1100, s_max - 1200);
+    check(x, row_exponent, s_min + static_cast<int>(gen() % static_cast<uint64_t>(s_max - s_min + 1)));
+  }
+  check(0x1p-1074, -1073, 1074);
+  check(0x1p-1074, -1073, 1073);  // 1/2: ties to even, 0
+  check(-0x3p-1075, -1072, 1075);  // -3/2: -2
+  check(0x1p-1074, -1073, 1135);
+  check(0x1p1023, 1024, -961);
+  check(-0x1.fffffffffffffp1023, 1024, -962);
 }
 
 TEST(EmulatedFP64Numerics, RowScaleBoundsTheScaledNorm) {

@@ -116,7 +116,7 @@ enum class SplitRule : std::uint8_t {
   round_scaled_lo, // hi = RN_fp16(x),  lo = RN_fp16((x - hi) * 2^11)  (Ootomo)
   tf32,            // hi = RN_tf32(x),  lo = RN_tf32(x - hi)           (3xTF32)
   int8_digits,     // N = RN(x * 2^(23 - e)) = hi 2^16 + lo 2^8 + lowest, signed 8-bit digits (Int8Slices)
-  crt_residues     // N = RN(x * 2^s), its symmetric residues modulo the CRT moduli (EmulatedFP64)
+  crt_residues     // N = RN(x * 2^s), its int8 residues modulo the CRT moduli (EmulatedFP64)
 };
 
 enum class Piece : std::uint8_t { hi, lo, lowest };  // lowest: the third digit (Int8Slices)

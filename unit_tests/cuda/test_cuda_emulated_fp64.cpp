@@ -64,6 +64,10 @@ TEST(CudaEmulatedFP64, MatchesTheHostOracleBitForBit) {
     t.fill = fill;
     expect_matches_host(t, test::fp64_operands(t, test::fresh_seed()), test::fill_name(fill));
   }
+  // The split's three forms: rows held in shared memory by 256 threads (above), by 512
+  // (k > 12288), and read from global memory (k > 16384).
+  for (const DeviceCase& t : {DeviceCase{'T', 'N', 40, 24, 13001, 1.0, 0.0, 0}, DeviceCase{'N', 'N', 24, 40, 16385, 1.0, 0.5, 1}})
+    expect_matches_host(t, test::fp64_operands(t, test::fresh_seed()), "deep rows");
 }
 
 TEST(CudaEmulatedFP64, SpecialValuesWideRowsAndOverflowMatchTheHost) {

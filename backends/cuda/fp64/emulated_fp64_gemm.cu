@@ -1,13 +1,14 @@
 // EmulatedFP64 on the GPU (Ozaki scheme II, numerics/crt_moduli.hpp): per
 // operand a split kernel (row statistics, scale, flags, the residues of all
-// moduli in one pass), one strided-batched cuBLAS INT8 product (IMMA, int32
-// sums) over the moduli per panel of C's columns, then one kernel that reads
-// each entry's int32 products once, reconstructs it exactly, unscales it and
-// applies alpha/beta; entries of rows or columns with Inf/NaN or too wide a
-// spread (listed by the split, on the device) are computed with float64
-// float64 sums at least as accurate as DGEMM's. Small problems run cuBLAS DGEMM. All on
-// the caller's stream, no host read of device data (except the debug log's
-// counts, when EGEMM_LOG=debug and the stream is not being captured).
+// moduli, from the row held in shared memory), cuBLAS INT8 products (IMMA,
+// int32 sums: one call per modulus, or one strided-batched call over the
+// moduli where they are small) per panel of C's columns, then one kernel that
+// reads each entry's int32 products once, reconstructs it exactly, unscales it
+// and applies alpha/beta; entries of rows or columns with Inf/NaN or too wide
+// a spread (listed by the split, on the device) are float64 sums at least as
+// accurate as DGEMM's. Small problems run cuBLAS DGEMM. All on the caller's
+// stream, no host read of device data (except the debug log's counts, when
+// EGEMM_LOG=debug and the stream is not being captured).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "backends/cuda/cuda_gemm.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/dependent_launch.hpp"
+#include "backends/cuda/runtime/per_device.hpp"
 #include "backends/cuda/runtime/tuning.hpp"
 #include "backends/cuda/runtime/workspace.hpp"
 #include "egemm/errors.hpp"
@@ -33,7 +35,6 @@ namespace {
 namespace crt = numerics::crt;
 
 constexpr index_t depth_multiple = 16;  // IMMA: leading dimensions of the int8 operands, multiples of 16 bytes
-constexpr int split_threads = 256;      // a block per row, 4 values a thread per step
 constexpr std::size_t products_cap = std::size_t(4) << 30;  // the int32 products of one panel of C's columns
 
 index_t round_up(index_t v, index_t multiple) { return (v + multiple - 1) / multiple * multiple; }
@@ -71,7 +72,13 @@ __global__ void transpose_kernel(const double* __restrict__ base, index_t ld, in
 
 // --- the split: statistics, scale, flags and residues of one row per block --------------
 
-template <class T, class Op>
+// Rows up to cached_depth (96 KiB) are held in shared memory by blocks of 256 threads (two or
+// more blocks an SM), rows up to cached_depth_deep (128 KiB) by blocks of 512 (one an SM);
+// deeper rows are read from global memory three times (the later reads mostly from L2).
+constexpr index_t cached_depth = 12288, cached_depth_deep = 16384;
+constexpr int split_values = 8;  // residues a thread forms per step: 8 bytes stored per modulus
+
+template <int Threads, class T, class Op>
 __device__ T block_reduce(T v, Op op, T* shared) {
   for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -79,64 +86,102 @@ __device__ T block_reduce(T v, Op op, T* shared) {
   if (lane == 0) shared[warp] = v;
   __syncthreads();
   v = shared[0];
-  for (int w = 1; w < split_threads / 32; ++w) v = op(v, shared[w]);
+  for (int w = 1; w < Threads / 32; ++w) v = op(v, shared[w]);
   return v;
 }
 
+// Where value p of a row cached in shared memory lives: the low three bits of p flipped by bits
+// 4..6, so that the residue pass (thread t reads values 8t..8t+7, one a step) has a warp's 32
+// reads on 16 distinct bank pairs, while the statistics passes (consecutive p across a warp)
+// stay conflict-free. A permutation within each aligned group of 8.
+__device__ __forceinline__ int cached_slot(int p) { return p ^ ((p >> 4) & 7); }
+
+template <bool Cached>
+struct SplitRow {
+  const double* values;
+  __device__ __forceinline__ double operator[](index_t p) const {
+    if constexpr (Cached) return values[cached_slot(static_cast<int>(p))];
+    else return values[p];
+  }
+};
+
+// Four bytes (each < 256) packed low first.
+__device__ __forceinline__ uint32_t pack_bytes(uint32_t b0, uint32_t b1, uint32_t b2, uint32_t b3) {
+  return __byte_perm(__byte_perm(b0, b1, 0x0040), __byte_perm(b2, b3, 0x0040), 0x5410);
+}
+
+// The residues of 8 consecutive values for modulus L, 8 bytes stored at once (streaming: the
+// INT8 products read them from DRAM long after).
 template <int L>
 __device__ __forceinline__ void write_residues(signed char* out, index_t plane, int moduli,
-                                               const crt::ResidueDigits X[4]) {
+                                               const crt::ResidueWords x[split_values]) {
   if (L >= moduli) return;
-  char4 r;
-  r.x = crt::residue<L>(X[0]);
-  r.y = crt::residue<L>(X[1]);
-  r.z = crt::residue<L>(X[2]);
-  r.w = crt::residue<L>(X[3]);
-  *reinterpret_cast<char4*>(out + L * plane) = r;
+  uint2 w;
+  if constexpr (crt::modulus(L) == 256) {  // X's low byte as it is
+    w.x = pack_bytes(x[0].lo & 0xFFu, x[1].lo & 0xFFu, x[2].lo & 0xFFu, x[3].lo & 0xFFu);
+    w.y = pack_bytes(x[4].lo & 0xFFu, x[5].lo & 0xFFu, x[6].lo & 0xFFu, x[7].lo & 0xFFu);
+  } else {  // (X + 128) mod m with the top bit flipped: X mod m - 128..m - 129 as int8
+    uint32_t r[split_values];
+#pragma unroll
+    for (int q = 0; q < split_values; ++q) r[q] = crt::residue_offset<L>(x[q]);
+    w.x = pack_bytes(r[0], r[1], r[2], r[3]) ^ 0x80808080u;
+    w.y = pack_bytes(r[4], r[5], r[6], r[7]) ^ 0x80808080u;
+  }
+  __stcs(reinterpret_cast<uint2*>(out + L * plane), w);
 }
 
 template <int... L>
 __device__ __forceinline__ void write_all_residues(signed char* out, index_t plane, int moduli,
-                                                   const crt::ResidueDigits X[4], std::integer_sequence<int, L...>) {
-  (write_residues<L>(out, plane, moduli, X), ...);
+                                                   const crt::ResidueWords x[split_values],
+                                                   std::integer_sequence<int, L...>) {
+  (write_residues<L>(out, plane, moduli, x), ...);
 }
 
 // Row r of x (values at row + p, p < depth): max, then the fixed-point sums,
-// then the residues. The row is read three times; the second and third
-// reads mostly hit L2.
-__global__ void __launch_bounds__(split_threads) split_kernel(const double* __restrict__ base, index_t row_stride,
-                                                              Fp64Operand op, int moduli, int beta, int spread_log2) {
-  __shared__ unsigned long long shared[split_threads / 32];
+// then the residues. Cached: the first pass puts the row in shared memory and
+// the other two read it there, so the row leaves DRAM once. The residue pass
+// is integer multiply-adds (crt::residue_offset: two dp4a and a remainder by
+// multiplication per modulus), about 5 operations per residue.
+template <int Threads, bool Cached>
+__global__ void __launch_bounds__(Threads) split_kernel(const double* __restrict__ base, index_t row_stride,
+                                                        Fp64Operand op, int moduli, int beta, int spread_log2) {
+  extern __shared__ double cached_values[];
+  __shared__ unsigned long long shared[Threads / 32];
   const index_t r = blockIdx.x;
-  const double* row = base + r * row_stride;
+  const double* global_row = base + r * row_stride;
   const index_t k = op.depth;
 
   double largest = 0.0;
   unsigned nonfinite = 0;
-  for (index_t p = threadIdx.x; p < k; p += split_threads) {
-    const double v = row[p];
+#pragma unroll 4
+  for (index_t p = threadIdx.x; p < k; p += Threads) {
+    const double v = global_row[p];
+    if constexpr (Cached) cached_values[cached_slot(static_cast<int>(p))] = v;
     if (isfinite(v)) largest = fmax(largest, fabs(v));
     else nonfinite = 1;
   }
   // |x| >= 0 orders as its bits: the maximum of the bits is the bits of the maximum.
-  const auto largest_bits = block_reduce<unsigned long long>(
+  // (The reductions' barriers also make the cached row visible to the whole block.)
+  const auto largest_bits = block_reduce<Threads, unsigned long long>(
       static_cast<unsigned long long>(__double_as_longlong(largest)),
       [](unsigned long long a, unsigned long long b) { return a > b ? a : b; }, shared);
-  nonfinite = static_cast<unsigned>(
-      block_reduce<unsigned long long>(nonfinite, [](unsigned long long a, unsigned long long b) { return a | b; }, shared));
+  nonfinite = static_cast<unsigned>(block_reduce<Threads, unsigned long long>(
+      nonfinite, [](unsigned long long a, unsigned long long b) { return a | b; }, shared));
   largest = __longlong_as_double(static_cast<long long>(largest_bits));
+  const SplitRow<Cached> row{Cached ? cached_values : global_row};
 
   crt::RowStats s{crt::zero_row_exponent, 0, 0, nonfinite != 0};
   if (largest > 0.0) {
     s.exponent = crt::value_exponent(largest);
+    const crt::Pow2Pair to_fixed = crt::pow2_pair(crt::stat_fraction_bits - s.exponent);
     uint64_t squares = 0, magnitudes = 0;
-    for (index_t p = threadIdx.x; p < k; p += split_threads) {
+    for (index_t p = threadIdx.x; p < k; p += Threads) {
       const double v = row[p];
-      if (isfinite(v)) crt::add_to_sums(v, s.exponent, squares, magnitudes);
+      if (isfinite(v)) crt::add_to_sums(v, to_fixed, squares, magnitudes);
     }
     const auto add = [](unsigned long long a, unsigned long long b) { return a + b; };
-    s.squares = block_reduce<unsigned long long>(squares, add, shared);
-    s.magnitudes = block_reduce<unsigned long long>(magnitudes, add, shared);
+    s.squares = block_reduce<Threads, unsigned long long>(squares, add, shared);
+    s.magnitudes = block_reduce<Threads, unsigned long long>(magnitudes, add, shared);
   }
   const int scale = crt::row_scale(s, k, beta);
   const unsigned char flag = s.nonfinite ? 1 : (crt::row_too_wide(s, k, spread_log2) ? 2 : 0);
@@ -153,10 +198,12 @@ __global__ void __launch_bounds__(split_threads) split_kernel(const double* __re
 
   const index_t plane = op.rows * op.depth_pad;
   signed char* out = op.residues + r * op.depth_pad;
-  for (index_t p = 4 * static_cast<index_t>(threadIdx.x); p < op.depth_pad; p += 4 * split_threads) {
-    crt::ResidueDigits X[4];
+  const crt::Pow2Pair to_integer = crt::pow2_pair(scale);
+  for (index_t p = split_values * static_cast<index_t>(threadIdx.x); p < op.depth_pad; p += split_values * Threads) {
+    crt::ResidueWords X[split_values];
 #pragma unroll
-    for (int q = 0; q < 4; ++q) X[q] = crt::residue_digits(p + q < k ? crt::scaled_integer(row[p + q], scale) : 0);
+    for (int q = 0; q < split_values; ++q)
+      X[q] = crt::residue_words(p + q < k ? crt::scaled_integer(row[p + q], to_integer) : 0);  // padding: X = 0
     write_all_residues(out + p, plane, moduli, X, std::make_integer_sequence<int, crt::max_moduli>{});
   }
 }
@@ -174,17 +221,27 @@ struct EntryArgs {
 };
 
 template <int... L>
-__device__ __forceinline__ double reconstruct_entry(const int* p, index_t plane, const crt::Constants& c,
+__device__ __forceinline__ double reconstruct_entry(const int (&P)[sizeof...(L)], const crt::Constants& c,
                                                     std::integer_sequence<int, L...>) {
   crt::Accumulator acc;
-  ((L < c.moduli ? crt::accumulate<L>(acc, __ldcs(p + L * plane), c) : void()), ...);
+  (crt::accumulate<L>(acc, P[L], c), ...);
   return crt::reconstruct(acc, c);
 }
 
-__global__ void entries_kernel(EntryArgs e, const crt::Constants constants) {
-  const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+constexpr int entries_threads = 128;
+
+// One entry of C per thread. Its Moduli products are loaded first, all at
+// once (streaming: read once), before anything that could branch, so that
+// each thread has them all in flight; the flags and scales follow.
+template <int Moduli>
+__global__ void __launch_bounds__(entries_threads) entries_kernel(EntryArgs e, const crt::Constants constants) {
+  const index_t i = static_cast<index_t>(blockIdx.x) * entries_threads + threadIdx.x;
   const index_t jl = blockIdx.y;
   if (i >= e.m) return;
+  int P[Moduli];
+  const int* products = e.products + i + jl * e.ldp;
+#pragma unroll
+  for (int l = 0; l < Moduli; ++l) P[l] = __ldcs(products + l * e.plane);
   const index_t j = e.j0 + jl;
   if (e.a.float64[i] != 0 || e.b.float64[j] != 0) return;  // the float64 pass's
   double* c = e.c + i + j * e.ldc;
@@ -194,9 +251,20 @@ __global__ void entries_kernel(EntryArgs e, const crt::Constants constants) {
     *c = crt::alpha_beta(s, e.alpha, e.beta, c);
     return;
   }
-  const double v = reconstruct_entry(e.products + i + jl * e.ldp, e.plane, constants,
-                                     std::make_integer_sequence<int, crt::max_moduli>{});
+  const double v = reconstruct_entry(P, constants, std::make_integer_sequence<int, Moduli>{});
   *c = crt::alpha_beta(crt::unscale(v, -(e.a.scale[i] + e.b.scale[j])), e.alpha, e.beta, c);
+}
+
+using EntriesKernel = void (*)(EntryArgs, const crt::Constants);
+
+template <int... N>
+EntriesKernel entries_kernel_for(int moduli, std::integer_sequence<int, N...>) {
+  static constexpr EntriesKernel kernels[] = {entries_kernel<crt::min_moduli + N>...};
+  return kernels[moduli - crt::min_moduli];
+}
+
+EntriesKernel entries_kernel_for(int moduli) {
+  return entries_kernel_for(moduli, std::make_integer_sequence<int, crt::max_moduli - crt::min_moduli + 1>{});
 }
 
 // The entries of flagged rows of op(A) and columns of op(B) (numerics/float64_sum.hpp),
@@ -325,6 +393,8 @@ Plan carve(const GemmArgs64& g, int moduli, WorkspaceCarver& w) {
   return p;
 }
 
+PerDevice<bool> split_smem_opted_in, deep_split_smem_opted_in;
+
 void launch_split(const OperandRows64& x, Fp64Operand& op, int moduli, int beta, cudaStream_t stream) {
   const double* base = x.base;
   index_t row_stride = x.row_stride;
@@ -335,8 +405,22 @@ void launch_split(const OperandRows64& x, Fp64Operand& op, int moduli, int beta,
     base = op.transposed;
     row_stride = x.depth;
   }
-  launch_plain(split_kernel, dim3(static_cast<unsigned>(x.rows)), dim3(split_threads), 0, stream, base, row_stride, op,
-               moduli, beta, crt::spread_log2_for(moduli));
+  const dim3 grid(static_cast<unsigned>(x.rows));
+  const int spread = crt::spread_log2_for(moduli);
+  // The cached row: round_up(depth, 8) values (cached_slot permutes within groups of 8).
+  const std::size_t cached_bytes = static_cast<std::size_t>(round_up(x.depth, 8)) * sizeof(double);
+  if (x.depth <= cached_depth) {
+    allow_dynamic_smem(split_smem_opted_in, split_kernel<256, true>, static_cast<int>(cached_depth * sizeof(double)));
+    launch_plain(split_kernel<256, true>, grid, dim3(256), cached_bytes, stream, base, row_stride, op, moduli, beta,
+                 spread);
+  } else if (x.depth <= cached_depth_deep) {
+    allow_dynamic_smem(deep_split_smem_opted_in, split_kernel<512, true>,
+                       static_cast<int>(cached_depth_deep * sizeof(double)));
+    launch_plain(split_kernel<512, true>, grid, dim3(512), cached_bytes, stream, base, row_stride, op, moduli, beta,
+                 spread);
+  } else {
+    launch_plain(split_kernel<256, false>, grid, dim3(256), 0, stream, base, row_stride, op, moduli, beta, spread);
+  }
 }
 
 EntryArgs entry_args(const GemmArgs64& g, const Plan& p) {
@@ -383,8 +467,9 @@ void enqueue(const GemmArgs64& g, const Plan& plan_in, const crt::Constants& con
     e.plane = plan.ldp * cols;
     e.n_panel = cols;
     e.j0 = j0;
-    launch_plain(entries_kernel, dim3(static_cast<unsigned>((g.m + 127) / 128), static_cast<unsigned>(cols)), dim3(128),
-                 0, stream, e, constants);
+    launch_plain(entries_kernel_for(plan.moduli),
+                 dim3(static_cast<unsigned>((g.m + entries_threads - 1) / entries_threads), static_cast<unsigned>(cols)),
+                 dim3(entries_threads), 0, stream, e, constants);
   }
   EntryArgs e = entry_args(g, plan);
   e.n_panel = g.n;

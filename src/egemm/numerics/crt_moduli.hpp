@@ -1,7 +1,7 @@
 // EmulatedFP64's arithmetic (Ozaki scheme II), shared by the host oracle and
 // the CUDA kernels so both compute the same bits: the moduli, each row's
 // scaling from exactly reproducible statistics, the integers and their
-// symmetric residues, and the exact Chinese-remainder reconstruction.
+// int8 residues, and the exact Chinese-remainder reconstruction.
 //
 // A row x of op(A) (column of op(B)) becomes X = RN(x 2^s), s chosen so that
 // ||X||_2 <= 2^beta + sqrt(k) / 2. By Cauchy-Schwarz every entry of the
@@ -192,46 +192,88 @@ EGEMM_INLINE long long scaled_integer(double x, int s) {
   return x < 0 ? -static_cast<long long>(v) : static_cast<long long>(v);
 }
 
-// 2^21 mod m and 2^42 mod m, for the residues' three 21-bit digits.
+// 2^bits mod m.
 EGEMM_INLINE constexpr unsigned pow2_mod(int bits, unsigned m) {
   unsigned r = 1;
   for (int i = 0; i < bits; ++i) r = (r * 2u) % m;
   return r;
 }
 
-// X (|X| < 2^63) as its sign, its two's complement low byte and |X|'s three
-// digits of 21 bits: what residue<L> reads, taken apart once per value.
-struct ResidueDigits {
-  unsigned d0, d1, d2;
-  unsigned low;   // X's lowest 32 bits (two's complement)
-  bool negative;
+// The residues are read from X's eight bytes, all non-negative digits:
+// X = sum_i b_i 2^(8i) - 2^62, with b_0..b_6 X's low seven bytes and b_7 =
+// (X >> 56) + 64 in [0, 128] (|X| <= 2^62). As two 32-bit words, b_0..b_3
+// and b_4..b_7, they are what a byte dot product (dp4a on the GPU) takes.
+struct ResidueWords {
+  uint32_t lo, hi;
 };
 
-EGEMM_INLINE ResidueDigits residue_digits(long long X) {
-  const unsigned long long u = X < 0 ? static_cast<unsigned long long>(-X) : static_cast<unsigned long long>(X);
-  return {static_cast<unsigned>(u & 0x1FFFFFu), static_cast<unsigned>((u >> 21) & 0x1FFFFFu),
-          static_cast<unsigned>(u >> 42), static_cast<unsigned>(static_cast<unsigned long long>(X)), X < 0};
+EGEMM_INLINE ResidueWords residue_words(long long X) {
+  const auto u = static_cast<unsigned long long>(X);
+  // Adding 2^30 to the high word adds 64 to its top byte (X >> 56, in [-64, 64]) and nothing
+  // to the bytes below it.
+  return {static_cast<uint32_t>(u), static_cast<uint32_t>(u >> 32) + 0x40000000u};
 }
 
-// X mod m_l as a symmetric residue: 256: X's low byte read as signed, in
-// [-128, 127]; odd m: |X| mod m mapped to [-(m-1)/2, (m-1)/2], then given
-// X's sign (the symmetric range is closed under negation).
+// c + sum of the four products of a's and b's bytes (unsigned): one dp4a.
+EGEMM_INLINE uint32_t byte_dot(uint32_t a, uint32_t b, uint32_t c) {
+#if defined(__CUDA_ARCH__)
+  return __dp4a(a, b, c);
+#else
+  for (int i = 0; i < 32; i += 8) c += ((a >> i) & 0xFFu) * ((b >> i) & 0xFFu);
+  return c;
+#endif
+}
+
+EGEMM_INLINE uint32_t mul_high(uint32_t a, uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umulhi(a, b);
+#else
+  return static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
+#endif
+}
+
+// Modulus l's constants for residue_offset: its digits' weights 2^(8i) mod m packed as bytes
+// (low word: i = 0..3, high word: i = 4..7), the addend (128 - 2^62) mod m, and
+// ceil(2^32 / m) for the remainder by multiplication.
 template <int L>
-EGEMM_INLINE signed char residue(const ResidueDigits& x) {
-  constexpr unsigned m = static_cast<unsigned>(modulus(L));
-  if constexpr (m == 256) {
-    return static_cast<signed char>(static_cast<int>(x.low << 24) >> 24);
-  } else {
-    constexpr unsigned c1 = pow2_mod(21, m), c2 = pow2_mod(42, m);
-    const unsigned r = (x.d2 * c2 + x.d1 * c1 + x.d0) % m;  // < 2^21 (256 + 256) + 2^21 < 2^31
-    const int sym = r > (m - 1) / 2 ? static_cast<int>(r) - static_cast<int>(m) : static_cast<int>(r);
-    return static_cast<signed char>(x.negative ? -sym : sym);
+struct ResidueConstants {
+  static constexpr unsigned m = static_cast<unsigned>(modulus(L));
+  static constexpr uint32_t weights(int first) {
+    return pow2_mod(8 * first, m) | (pow2_mod(8 * (first + 1), m) << 8) | (pow2_mod(8 * (first + 2), m) << 16) |
+           (pow2_mod(8 * (first + 3), m) << 24);
   }
+  static constexpr uint32_t lo_weights = weights(0), hi_weights = weights(4);
+  static constexpr uint32_t addend = (128u % m + m - pow2_mod(62, m)) % m;
+  static constexpr uint32_t reciprocal = static_cast<uint32_t>(((1ULL << 32) + m - 1) / m);
+};
+
+// (X + 128) mod m_l in [0, m_l), from X's words: t = addend + sum_i b_i (2^(8i) mod m) (two
+// dp4a; t <= 254 + 254 (7 255 + 128) < 2^19), then t mod m as the high half of
+// (ceil(2^32/m) t mod 2^32) m, exact for t < 2^24 and m <= 256 (Lemire, Kaser and Kurz,
+// "Faster remainder by direct computation", 2019: 32 >= 24 + log2 m). Four integer operations
+// per residue, none a division. 256: the low byte of X + 128.
+template <int L>
+EGEMM_INLINE uint32_t residue_offset(const ResidueWords& x) {
+  using K = ResidueConstants<L>;
+  if constexpr (K::m == 256) {
+    return (x.lo + 128u) & 0xFFu;
+  } else {
+    const uint32_t t = byte_dot(x.hi, K::hi_weights, byte_dot(x.lo, K::lo_weights, K::addend));
+    return mul_high(K::reciprocal * t, K::m);
+  }
+}
+
+// X mod m_l as an int8: residue_offset - 128, in [-128, m_l - 129] (its byte is the offset
+// residue's with the top bit flipped). Any representative in int8 range serves: the
+// reconstruction reduces each product mod m_l again, so C' does not depend on which one.
+template <int L>
+EGEMM_INLINE signed char residue(const ResidueWords& x) {
+  return static_cast<signed char>(static_cast<int>(residue_offset<L>(x)) - 128);
 }
 
 template <int L>
 EGEMM_INLINE signed char residue(long long X) {
-  return residue<L>(residue_digits(X));
+  return residue<L>(residue_words(X));
 }
 
 // The reconstruction's constants for N moduli: M (as 4 32-bit limbs, low
@@ -307,6 +349,47 @@ EGEMM_INLINE double pow2(int e) {
   __builtin_memcpy(&d, &bits, sizeof d);
   return d;
 #endif
+}
+
+// The same numbers by FP64 multiplication, for the GPU's split (two DMULs and
+// one conversion, where the bit forms above take dozens of 64-bit integer
+// operations): 2^e as two factors, each in FP64's normal range for |e| <=
+// 2044, so that (x first) second = x 2^e exactly wherever |x 2^e| >= 2^-1022
+// (where it is smaller, either product may round, but the result stays below
+// 2^-1022 and every caller takes its floor or its nearest integer: 0 either
+// way). unit_tests/test_emulated_fp64.cpp checks both forms agree.
+struct Pow2Pair {
+  double first, second;
+};
+
+EGEMM_INLINE Pow2Pair pow2_pair(int e) {
+  const int half = e / 2;
+  return {pow2(half), pow2(e - half)};
+}
+
+// scaled_integer(x, s) for a finite x, with f = pow2_pair(s): RN(x 2^s), ties to even (x 2^s
+// is exact or below 2^-1022; |x 2^s| <= 2^62 fits the conversion).
+EGEMM_INLINE long long scaled_integer(double x, const Pow2Pair& f) {
+  const double y = (x * f.first) * f.second;
+#if defined(__CUDA_ARCH__)
+  return __double2ll_rn(y);
+#else
+  return static_cast<long long>(::nearbyint(y));  // the default rounding: to nearest, ties to even
+#endif
+}
+
+// add_to_sums(x, E, ...) for a finite x with |x| < 2^E, with f = pow2_pair(40 - E):
+// floor(|x| 2^(40 - E)) (< 2^40) by truncating the scaled magnitude.
+EGEMM_INLINE void add_to_sums(double x, const Pow2Pair& f, uint64_t& squares, uint64_t& magnitudes) {
+  const double y = (::fabs(x) * f.first) * f.second;
+#if defined(__CUDA_ARCH__)
+  const uint64_t m40 = __double2ull_rz(y);
+#else
+  const auto m40 = static_cast<uint64_t>(y);
+#endif
+  const uint64_t q20 = m40 >> 20;
+  squares += q20 * q20;
+  magnitudes += m40;
 }
 
 // A 128-bit magnitude (4 limbs) rounded to the nearest double: its top 64
