@@ -182,8 +182,7 @@ TEST(CudaSgemmPlans, TheSplitKWorkspaceIsOrderedAcrossStreams) {
 // its cudaStreamPerThread (the same handle value, another stream) and ends
 // without a sync, so that both threads' products would run at once were the
 // second's not ordered after the first's. They must be: two split-k products
-// on one workspace at once corrupt each other (and cuBLASLt's tile semaphores
-// there can hang the GPU).
+// on one workspace at once corrupt each other's partial sums.
 TEST(CudaSgemmPlans, AWorkspacePassedToAnotherThreadIsOrderedAfterItsLastUse) {
   EGEMM_REQUIRE_GPU();
   constexpr int per_thread = 8;

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <thread>
 #include <unordered_map>
 #include <utility>
 
@@ -128,18 +127,13 @@ class Plan {
 // host ~2.5 us, what the plan saves over cublasSgemm at 512^3 on an H200.
 // Its uses are ordered by an event recorded behind each: a use on another
 // stream than the last waits for it first. Streams are told apart by their
-// id (cudaStreamGetId), not their handle: a destroyed stream's handle may
-// come back for a new one while the old one's work still runs. A workspace
-// that reaches another thread waits at its first use there whatever the
-// stream: cudaStreamPerThread is another stream in each thread, and its id
-// need not tell them apart. Two split-k products on one workspace at once
-// are not only wrong: cuBLASLt's split-k kernels keep tile semaphores there,
-// and a GPU hung.
+// id (cudaStreamGetId), not their handle: cudaStreamPerThread names another
+// stream in each thread (with an id of its own), and a destroyed stream's
+// handle may come back for a new one while the old one's work still runs.
 struct SplitKWorkspace {
   void* data = nullptr;
   cudaEvent_t last_use = nullptr;
   unsigned long long last_stream = 0;  // 0: none yet, or a stream whose id the runtime did not give
-  std::thread::id last_thread;         // the thread of the last use
 };
 
 // `stream`'s id, unique within the context's life; 0 where the runtime does not answer.
@@ -230,12 +224,10 @@ bool planned_sgemm(const GemmArgs& g, cudaStream_t stream) {
     return false;
   }
   const unsigned long long id = stream_id(stream);
-  const std::thread::id thread = std::this_thread::get_id();
-  if (w->last_stream != 0 && (id == 0 || id != w->last_stream || thread != w->last_thread))
+  if (w->last_stream != 0 && (id == 0 || id != w->last_stream))
     EGEMM_CUDA_CHECK(cudaStreamWaitEvent(stream, w->last_use, 0));
   plan.run(lt, g, w->data, stream);
   w->last_stream = id == 0 ? ~0ULL : id;  // an unknown stream: the next use waits, whichever its stream
-  w->last_thread = thread;
   EGEMM_CUDA_CHECK(cudaEventRecord(w->last_use, stream));
   return true;
 }
