@@ -20,7 +20,7 @@ first if it exists). Runs on the machine with the GPU, one GPU (CUDA_VISIBLE_DEV
                            8192^3; the FP64 section: EmulatedFP64 and DGEMM on its three input
                            families, square 2048..16384 and the skewed shapes, and cuBLAS's
                            fixed-point emulation (both strategies) on uniform inputs up to 8192
-                           (~270 benchmarks, most under 1 s: ~3 min)
+                           (~185 benchmarks, most under 1 s: ~1.5 min)
   3. case studies          egemm_kmeans and egemm_knn sweeps, EmulatedFP32 against NativeFP32,
                            128 dimensions (~20 s; skipped where they were not built: they need Kokkos)
   4. precision profile     egemm_precision_profile, PROFILE_TRIALS (400) trials a design (~15 s)
@@ -101,7 +101,10 @@ knn=$(program egemm_knn)
 methods_any='[^/]+'
 fp64_methods='(egemm_EmulatedFP64|cublas_dgemm)'
 regimes_filter=${SUITE_REGIMES_FILTER:-"^(uniform/$methods_any/(8192x8192x8192|16384x16384x16384)|outliers[456]/(egemm_EmulatedFP32|egemm_NormwiseFP32|cublas_sgemm)/8192x8192x8192|fp64_(uniform|normal)/$fp64_methods/(8192x8192x8192|16384x16384x16384))/"}
-median_filter=${SUITE_MEDIAN_FILTER:-"^(uniform/$methods_any/(1024x1024x1024|2048x2048x2048|4096x4096x4096|32768x8192x8192|8192x8192x16384)|(wide|outliers[456])/$methods_any/8192x8192x8192|fp64_(uniform|normal|wide)/$fp64_methods/[0-9x]+|fp64_uniform/cublas_fp64_fixedpoint[a-z_]*/(2048x2048x2048|4096x4096x4096|8192x8192x8192))/"}
+# The median pass leaves out what the regimes pass times.
+other_fp32='(egemm_(RoundSplit4|TruncateSplit4|Half|NativeFP32|FullRangeTF32x3|Int8Slices)|cublas_(tf32|bf16x9|half|tc_emulation|markidis|ootomo3))'
+other_shapes='(2048x2048x2048|4096x4096x4096|2048x2048x4096|4096x4096x8192|8192x8192x16384|8192x2048x2048|16384x4096x4096|32768x8192x8192)'
+median_filter=${SUITE_MEDIAN_FILTER:-"^(uniform/$methods_any/(1024x1024x1024|2048x2048x2048|4096x4096x4096|32768x8192x8192|8192x8192x16384)|wide/$methods_any/8192x8192x8192|outliers[456]/$other_fp32/8192x8192x8192|fp64_(uniform|normal)/$fp64_methods/$other_shapes|fp64_wide/$fp64_methods/[0-9x]+|fp64_uniform/cublas_fp64_fixedpoint[a-z_]*/(2048x2048x2048|4096x4096x4096|8192x8192x8192))/"}
 IFS=';' read -r -a overhead_shapes <<< "${OVERHEAD_SHAPES:-256 256 4096;512;1024}"
 
 start=$SECONDS

@@ -116,6 +116,17 @@ STANDIN_SUITE_FAIL=1 "$script" --no-plots "$build" "$work/rec3" > "$work/log3" 2
 check "a failing suite fails the script" test $? -eq 1
 check "and says so" grep -q 'suite, three regimes: FAILED (exit 1)' "$work/log3"
 
+# A benchmark in both passes keeps the entry timed in the regimes, though the median pass came later.
+entry() {  # entry TFLOPS [REGIMES_FIELDS]
+  echo "{\"name\": \"uniform/egemm_EmulatedFP32/64x64x64/iterations:1/manual_time\", \"run_type\": \"iteration\",
+    \"M\": 64, \"N\": 64, \"K\": 64, \"TFLOPs\": $1, ${2:-} \"label\": \"egemm_EmulatedFP32\"}"
+}
+echo "{\"context\": {\"date\": \"d1\"}, \"benchmarks\": [$(entry 10 '"TFLOPs_rested": 11, "TFLOPs_sustained": 9,')]}" > "$work/regimes.json"
+echo "{\"context\": {\"date\": \"d2\"}, \"benchmarks\": [$(entry 12)]}" > "$work/median.json"
+python3 "$work/stage/report.py" merge "$work/regimes.json" "$work/median.json" --out "$work/merged.json" > /dev/null
+check "merge: a benchmark timed in both passes keeps its regimes" \
+  python3 -c "import json, sys; b = json.load(open(sys.argv[1]))['benchmarks']; sys.exit(not (len(b) == 1 and b[0]['TFLOPs_sustained'] == 9))" "$work/merged.json"
+
 : > "$STANDIN_CALLS"
 "$script" --dry-run "$work/stage" "$work/rec4" > "$work/log4" 2>&1
 check "--dry-run: exit 0, the commands printed, nothing run or written" \
