@@ -356,15 +356,15 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
     });
 }
 
+}  // namespace
+
 // EGEMM_SMALL_GEMM_FALLBACK=0 (or the tuning's small_gemm_fallback = false)
 // keeps EmulatedFP32 on the tensor cores at every size and shape (the GPU
 // tests use it to exercise the kernels on small problems).
-bool small_gemm_fallback_enabled() { return small_gemm_fallback(); }
-
-}  // namespace
-
 bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
-  if (!small_gemm_fallback_enabled()) return true;
+  const Tuning& t = tuning();  // one copy of the overrides outside a call
+  if (!small_gemm_fallback(t)) return true;
+  const Sm90Kernel forced = t.sm90_kernel;  // read before the model's lookups call tuning() again
   // The model's answer costs ~0.3 us of a hand-off's host time (three
   // per-device caches); a thread's calls mostly repeat one shape, so its
   // last answer is kept, for the device, context and kernel it was made on.
@@ -379,7 +379,6 @@ bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
   int device = 0;
   EGEMM_CUDA_CHECK(cudaGetDevice(&device));
   const unsigned generation = context_generation(device);
-  const Sm90Kernel forced = tuning().sm90_kernel;
   if (last.device == device && last.generation == generation && last.forced == forced && last.m == m && last.n == n &&
       last.k == k)
     return last.on_tensor_cores;
@@ -404,7 +403,7 @@ void emulated_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
 // EGEMM_SMALL_GEMM_FALLBACK=0), or k is deeper than the digits' exact sums,
 // EmulatedFP32's call; else the route on the device.
 void normwise_fp32_gemm(const GemmArgs& args, cudaStream_t stream) {
-  const bool digits_can_win = !small_gemm_fallback_enabled() || model::normwise_route_pays(args.m, args.n, args.k);
+  const bool digits_can_win = !small_gemm_fallback() || model::normwise_route_pays(args.m, args.n, args.k);
   if (!emulated_fp32_on_tensor_cores(args.m, args.n, args.k) || !digits_can_win || args.k > int8_slices_max_depth) {
     log_debug([&] { return "cuda NormwiseFP32 " + describe(args) + " -> EmulatedFP32 (no digits for this shape)"; });
     return emulated_fp32_gemm(args, stream);

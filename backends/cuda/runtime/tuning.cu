@@ -48,14 +48,15 @@ const Tuning& tuning() {
   return now;
 }
 
-bool small_gemm_fallback() {
+bool small_gemm_fallback(const Tuning& t) {
   static const bool from_environment = [] {
     const char* v = std::getenv("EGEMM_SMALL_GEMM_FALLBACK");
     return v == nullptr || std::strcmp(v, "0") != 0;
   }();
-  const std::optional<bool> forced = tuning().small_gemm_fallback;
-  return forced ? *forced : from_environment;
+  return t.small_gemm_fallback ? *t.small_gemm_fallback : from_environment;
 }
+
+bool small_gemm_fallback() { return small_gemm_fallback(tuning()); }
 
 bool fault_this_launch() {
   const int n = tuning().fault_launch;

@@ -55,8 +55,11 @@ void set_tuning_overrides(const Tuning& t);
 const Tuning& tuning();
 
 // Whether small products go to cuBLAS SGEMM (cuda_gemm.cu): the override, or
-// EGEMM_SMALL_GEMM_FALLBACK, read once per process ("0": no).
+// EGEMM_SMALL_GEMM_FALLBACK, read once per process ("0": no). With `t`, from
+// values the caller already holds (outside a call, tuning() copies the
+// overrides under their mutex each time).
 bool small_gemm_fallback();
+bool small_gemm_fallback(const Tuning& t);
 
 // Whether this launch is the call's fault_launch-th (counted per call).
 bool fault_this_launch();
