@@ -8,6 +8,7 @@
 
 #include "backends/host/int8_slices_gemm.hpp"
 #include "backends/host/micro_kernel.hpp"
+#include "backends/host/outlier_entry.hpp"
 #include "backends/host/packed_operand.hpp"
 #include "egemm/errors.hpp"
 #include "egemm/log.hpp"
@@ -41,25 +42,6 @@ void float64_entry(const GemmArgs& g, index_t i, index_t j) {
     s = ::fma(static_cast<double>(g.a[g.a_offset(i, p)]), static_cast<double>(g.b[g.b_offset(p, j)]), s);
   float* c = g.c + g.c_offset(i, j);
   *c = apply_alpha_beta(static_cast<float>(s), g.alpha, g.beta, c);
-}
-
-// C(i, j) += alpha * (the products of the routed outliers of row i of op(A)
-// with column j of op(B), then those of column j's routed outliers with row
-// i's other elements), summed in float64 in that order, each list in depth
-// order, and rounded once: EmulatedFP32's sparse outliers, which its pieces
-// left out (the dense part's entry is already in C). An outlier meeting an
-// outlier is counted once, in the first sum. The CUDA backend's outlier pass
-// (outlier_entries.cuh) does the same operations.
-void outlier_entry(const GemmArgs& g, const std::vector<std::pair<index_t, float>>& row_outliers,
-                   const std::vector<std::pair<index_t, float>>& column_outliers, index_t i, index_t j) {
-  double correction = 0.0;
-  for (const auto& [p, v] : row_outliers) correction = numerics::add_outlier_product(correction, v, g.b[g.b_offset(p, j)]);
-  for (const auto& [p, v] : column_outliers) {
-    const bool met = std::any_of(row_outliers.begin(), row_outliers.end(), [p = p](const auto& o) { return o.first == p; });
-    if (!met) correction = numerics::add_outlier_product(correction, g.a[g.a_offset(i, p)], v);
-  }
-  float* c = g.c + g.c_offset(i, j);
-  *c = numerics::add_outlier_correction(*c, g.alpha, correction);
 }
 
 // Rows of op(A) and columns of op(B) whose entries are recomputed in float64

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "backends/cuda/route/outlier_state.hpp"
 #include "egemm/path_selection.hpp"
 
 namespace egemm::cuda {
@@ -44,11 +45,6 @@ __device__ __forceinline__ bool route_taken(const std::uint32_t* word, bool digi
 // either bit; the flags are set before it runs.
 inline constexpr std::uint32_t row_nonfinite = 1u;
 inline constexpr std::uint32_t row_recomputed = 2u;
-
-// SplitOperand::outlier_state: the row takes the outlier route (its low bits
-// count its candidates, at most numerics::outlier_slots then).
-inline constexpr std::uint32_t outlier_routed = 0x80000000u;
-inline constexpr std::uint32_t outlier_count_mask = 0x7fffffffu;
 
 // A kernel gated on a path runs when `word` is null (no choice to make) or names `path`.
 __device__ __forceinline__ bool path_selected(const std::uint32_t* word, EmulationPath path) {

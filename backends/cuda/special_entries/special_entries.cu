@@ -31,16 +31,18 @@ __global__ void __launch_bounds__(fixup_threads) special_entries_kernel(const Ge
 // EmulatedFP32's sparse outliers (outlier_entries.cuh): a launch of its own,
 // so that the special entries' kernel keeps its few registers, with as many
 // warps as the SMs hold (the pass waits on scattered loads). It exits at once
-// unless the FP16 path runs with some row or column routed.
+// unless the FP16 path runs with some row or column routed. Each warp
+// stages its item's lines in shared memory (4.25 KiB a warp, 34 KiB a block).
 constexpr int outlier_threads = 256;
 __global__ void __launch_bounds__(outlier_threads, 4)
     outlier_entries_kernel(const GemmArgs g, const SplitOperand a, const SplitOperand b, const std::uint32_t* path_word) {
+  __shared__ OutlierItemLines lines[outlier_threads / 32];
   wait_for_previous_kernel();
   allow_next_kernel();
   if (!route_taken(path_word, false)) return;  // NormwiseFP32's digits ran
   const std::uint32_t word = *path_word;
   if ((word & path_sparse_outliers) == 0 || path_from_word(word) != EmulationPath::fp16_scaled) return;
-  outlier_entries(g, a, b, blockIdx.x, gridDim.x);
+  outlier_entries(g, a, b, lines[threadIdx.x / 32], blockIdx.x, gridDim.x);
 }
 
 // Two blocks per SM: enough for the rare work, cheap when there is none.
