@@ -362,7 +362,7 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
 // keeps EmulatedFP32 on the tensor cores at every size and shape (the GPU
 // tests use it to exercise the kernels on small problems).
 bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
-  const Tuning& t = tuning();  // one copy of the overrides outside a call
+  const Tuning& t = tuning();
   if (!small_gemm_fallback(t)) return true;
   const Sm90Kernel forced = t.sm90_kernel;  // read before the model's lookups call tuning() again
   // The model's answer costs ~0.3 us of a hand-off's host time (three

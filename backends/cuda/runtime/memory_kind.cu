@@ -245,9 +245,17 @@ bool device_supported() {
   if (device_count().count == 0) return false;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return false;
+  // A device's answer never changes (its architecture and this binary's code
+  // for it; a reset leaves both): kept per thread, so that the query a small
+  // call's host path makes twice costs one cudaGetDevice.
+  constexpr int remembered = 64;
+  thread_local signed char known[remembered] = {};  // 0: not asked yet, 1: supported, -1: not
+  if (device < remembered && known[device] != 0) return known[device] > 0;
   int major = 0;
   if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) return false;
-  return major >= 8 && kernel_images_load_here();
+  const bool supported = major >= 8 && kernel_images_load_here();
+  if (device < remembered) known[device] = supported ? 1 : -1;
+  return supported;
 }
 
 }  // namespace egemm::cuda

@@ -3,6 +3,7 @@
 #include "backends/cuda/runtime/tuning.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -11,6 +12,11 @@ namespace egemm::cuda {
 namespace {
 
 std::mutex overrides_mutex;
+// Bumped by every set_tuning_overrides (under the mutex): a thread's copy of
+// the overrides outside a call stands until it moves, so that the queries a
+// small call's host path makes (a take-or-pass decision of the cuBLAS
+// interposer costs well under a microsecond) do not take the mutex.
+std::atomic<unsigned> overrides_version{0};
 Tuning& overrides() {
   static Tuning t;
   return t;
@@ -39,13 +45,24 @@ Tuning tuning_overrides() {
 void set_tuning_overrides(const Tuning& t) {
   const std::lock_guard<std::mutex> lock(overrides_mutex);
   overrides() = bounded(t);
+  overrides_version.fetch_add(1, std::memory_order_release);
 }
 
 const Tuning& tuning() {
   if (call_values != nullptr) return *call_values;
-  thread_local Tuning now;
-  now = tuning_overrides();  // outside a call: as they are now
-  return now;
+  // Outside a call: the overrides as they are now, copied again only after they change.
+  struct Copy {
+    unsigned version = ~0u;
+    Tuning values;
+  };
+  thread_local Copy now;
+  const unsigned version = overrides_version.load(std::memory_order_acquire);
+  if (now.version != version) {
+    const std::lock_guard<std::mutex> lock(overrides_mutex);
+    now.values = overrides();
+    now.version = overrides_version.load(std::memory_order_relaxed);
+  }
+  return now.values;
 }
 
 bool small_gemm_fallback(const Tuning& t) {

@@ -51,13 +51,13 @@ Tuning tuning_overrides();
 void set_tuning_overrides(const Tuning& t);
 
 // This thread's values: those the call in progress fixed (a CallTuning
-// scope), or, outside a call, the overrides as they are now.
+// scope), or, outside a call, the overrides as they are now (the thread's
+// copy, refreshed when set_tuning_overrides has changed them since).
 const Tuning& tuning();
 
 // Whether small products go to cuBLAS SGEMM (cuda_gemm.cu): the override, or
 // EGEMM_SMALL_GEMM_FALLBACK, read once per process ("0": no). With `t`, from
-// values the caller already holds (outside a call, tuning() copies the
-// overrides under their mutex each time).
+// values the caller already holds.
 bool small_gemm_fallback();
 bool small_gemm_fallback(const Tuning& t);
 
