@@ -1,12 +1,14 @@
 // The CUDA backend's tuning overrides (backends/cuda/runtime/tuning.hpp):
 // within one call each keeps the value the call started with, whatever
 // another thread sets meanwhile (the call's two passes over its launch
-// sequence must agree); outside a call each read is fresh; values out of
+// sequence must agree); outside a call each read sees the latest change; values out of
 // range are bounded. Plain host code: runs without a GPU (CI too).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
+#include <thread>
 
 #include "backends/cuda/runtime/tuning.hpp"
 #include "device_support.hpp"
@@ -42,6 +44,43 @@ TEST(CudaTuning, ACallKeepsTheValuesItStartedWith) {
   }
   EXPECT_EQ(tuning().sm90_stream_k, StreamK::always) << "a scope restores what it changed";
   EXPECT_EQ(tuning().sm90_slots, 0);
+}
+
+// Outside a call a thread keeps its copy of the overrides until they change
+// (no lock on the read): every change shows in every thread's next read,
+// including a thread that read before the change, and a change back too.
+TEST(CudaTuning, OutsideACallEveryChangeShowsInEveryThreadsNextRead) {
+  const int before = tuning().sm90_slots;
+  int seen_by_other = -1;
+  std::thread([&] { seen_by_other = tuning().sm90_slots; }).join();
+  EXPECT_EQ(seen_by_other, before);
+  {
+    const ScopedTuning changed([](Tuning& t) { t.sm90_slots = 7; });
+    EXPECT_EQ(tuning().sm90_slots, 7);
+    std::thread([&] { seen_by_other = tuning().sm90_slots; }).join();
+    EXPECT_EQ(seen_by_other, 7);
+    const ScopedTuning again([](Tuning& t) { t.sm90_slots = 9; });
+    EXPECT_EQ(tuning().sm90_slots, 9);
+  }
+  EXPECT_EQ(tuning().sm90_slots, before) << "the scopes' restores are changes too";
+  for (int round = 0; round < 3; ++round) {  // a thread that read first, then a change, then its read
+    std::atomic<int> stage{0};
+    int first = -1, second = -1;
+    std::thread reader([&] {
+      first = tuning().sm90_slots;
+      stage = 1;
+      while (stage.load() != 2) std::this_thread::yield();
+      second = tuning().sm90_slots;
+    });
+    while (stage.load() != 1) std::this_thread::yield();
+    {
+      const ScopedTuning changed([&](Tuning& t) { t.sm90_slots = 20 + round; });
+      stage = 2;
+      reader.join();
+    }
+    EXPECT_EQ(first, before);
+    EXPECT_EQ(second, 20 + round);
+  }
 }
 
 // fault_launch = n faults the n-th launch of each call, counted from the
