@@ -19,6 +19,7 @@
 #include "egemm/log.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
 #include "egemm/numerics/float64_sum.hpp"
+#include "egemm/numerics/fp64_handoff.hpp"
 #include "support/fp64_direct.hpp"
 #include "support/fp64_exact.hpp"
 #include "support/fp64_matrices.hpp"
@@ -241,10 +242,8 @@ GemmArgs64 args_of(const Case64& t, Operands64& o) {
                         o.c.ptr(), o.c.ld);
 }
 
-// The gemm against the direct 128-bit sum, bit for bit, on every entry.
-void check_against_direct(const Case64& t) {
-  const std::uint64_t seed = test::fresh_seed();
-  Operands64 o = test::fp64_operands(t, seed);
+// The gemm on `o` against the direct 128-bit sum, bit for bit, on every entry.
+void check_against_direct_on(const Case64& t, Operands64 o, std::uint64_t seed = 0) {
   const Matrix64 c_in = o.c;
   const GemmArgs64 g = args_of(t, o);
   gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, o.a.ptr(), o.a.ld, o.b.ptr(), o.b.ld, t.beta, o.c.ptr(),
@@ -260,6 +259,11 @@ void check_against_direct(const Case64& t) {
     }
   for (index_t j = 0; j < t.n; ++j)  // C's padding untouched
     for (index_t i = t.m; i < o.c.ld; ++i) ASSERT_EQ(test::bits_of(o.c(i, j)), test::bits_of(c_in(i, j)));
+}
+
+void check_against_direct(const Case64& t) {
+  const std::uint64_t seed = test::fresh_seed();
+  check_against_direct_on(t, test::fp64_operands(t, seed), seed);
 }
 
 TEST(EmulatedFP64Host, AllTransposesOddSizesLeadingDimensionsAlphaBeta) {
@@ -386,9 +390,10 @@ TEST(EmulatedFP64Host, SubnormalInputsAndResults) {
 }
 
 // Rows spreading over 60 binades are too wide for the moduli: their entries
-// are the float64 sums, bit for bit; the other rows still use the moduli.
+// are the float64 sums, bit for bit; the other rows still use the moduli (one
+// row of 160 stays below the hand-off's share of C).
 TEST(EmulatedFP64Host, WideRowsAreFloat64Sums) {
-  Case64 t{'T', 'N', 16, 12, 500, 1.0, 0.0, 0};
+  Case64 t{'T', 'N', 160, 12, 500, 1.0, 0.0, 0};
   Operands64 o = test::fp64_operands(t, test::fresh_seed());
   std::mt19937_64 gen(test::fresh_seed());
   std::uniform_int_distribution<int> e(-30, 30);
@@ -397,6 +402,7 @@ TEST(EmulatedFP64Host, WideRowsAreFloat64Sums) {
   const test::DirectRows A = test::direct_rows(g.a_rows(), crt::moduli_for_calls());
   ASSERT_TRUE(A.float64[5]);
   ASSERT_FALSE(A.float64[4]);
+  ASSERT_FALSE(crt::hands_off_to_dgemm(t.m, t.n, A.flagged, 0));
   gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, 1.0, o.a.ptr(), o.a.ld, o.b.ptr(), o.b.ld, 0.0, o.c.ptr(), o.c.ld);
   const test::DotOperands d = test::dot_operands(g);
   for (index_t j = 0; j < t.n; ++j)
@@ -470,21 +476,132 @@ TEST(EmulatedFP64Host, BadArgumentsThrowAndLeaveCUntouched) {
   }
 }
 
-// EGEMM_LOG=debug: the moduli and the float64 rows, as the CUDA backend logs them.
-TEST(EmulatedFP64Host, DebugLogSaysWhatRan) {
-  Matrix64 a = test::random_matrix64(6, 64, test::fresh_seed()), b = test::random_matrix64(64, 5, test::fresh_seed());
-  for (index_t p = 0; p < 64; ++p) a(2, p) = std::ldexp(a(2, p), static_cast<int>(p % 61) - 30);  // a wide row
+// Value p of a wide row: one near 2^30, the others near 2^-30 (magnitudes in [1, 2) times
+// those): rho^2 ~ k > 16 for any k >= 17, whatever the fill drew.
+double wide_value(double v, index_t p) { return std::ldexp(std::copysign(1.0 + std::fabs(v), v), p == 0 ? 30 : -30); }
+
+// EGEMM_LOG=debug: the moduli and the float64 rows, or the hand-off, as the CUDA backend logs them.
+std::string debug_log_of(index_t m, index_t n) {
+  Matrix64 a = test::random_matrix64(m, 64, test::fresh_seed()), b = test::random_matrix64(64, n, test::fresh_seed());
+  for (index_t p = 0; p < 64; ++p) a(2, p) = wide_value(a(2, p), p);  // a wide row
   b(3, 4) = nan64;
-  Matrix64 c(6, 5);
+  Matrix64 c(m, n);
   detail::force_debug_log(1);  // the environment is read once per process
   ::testing::internal::CaptureStderr();
-  gemm(EmulatedFP64{}, 'N', 'N', 6, 5, 64, 1.0, a.ptr(), 6, b.ptr(), 64, 0.0, c.ptr(), 6);
+  gemm(EmulatedFP64{}, 'N', 'N', m, n, 64, 1.0, a.ptr(), m, b.ptr(), 64, 0.0, c.ptr(), m);
   const std::string text = ::testing::internal::GetCapturedStderr();
   detail::force_debug_log(-1);
-  EXPECT_NE(text.find("host EmulatedFP64 NN m=6 n=5 k=64 -> 15 moduli, float64 for 1 wide rows of op(A), 0 wide "
+  return text;
+}
+
+TEST(EmulatedFP64Host, DebugLogSaysWhatRan) {
+  const std::string kept = debug_log_of(300, 260);  // 560 of 78000 entries: below the hand-off's 1/128
+  EXPECT_NE(kept.find("host EmulatedFP64 NN m=300 n=260 k=64 -> 15 moduli, float64 for 1 wide rows of op(A), 0 wide "
                       "columns of op(B), 1 with Inf/NaN"),
             std::string::npos)
-      << text;
+      << kept;
+  const std::string handed = debug_log_of(6, 5);
+  EXPECT_NE(handed.find("host EmulatedFP64 NN m=6 n=5 k=64 -> native_fp64 (1 wide rows of op(A), 0 wide columns of "
+                        "op(B), 1 with Inf/NaN: handed off)"),
+            std::string::npos)
+      << handed;
+}
+
+// --- the hand-off to DGEMM ----------------------------------------------------------------
+
+TEST(EmulatedFP64HandOff, TheRuleOnItsEdges) {
+  EXPECT_EQ(crt::float64_entries(100, 50, 0, 0), 0);
+  EXPECT_EQ(crt::float64_entries(100, 50, 2, 3), 2 * 50 + 3 * 100 - 6);
+  EXPECT_EQ(crt::float64_entries(100, 50, 100, 50), 100 * 50);  // everything flagged: C once, not twice
+  EXPECT_FALSE(crt::hands_off_to_dgemm(4096, 4096, 0, 0));
+  // 4096^2 / 128 = 131072 entries: 32 rows of op(A) exactly stay, one more entry hands off.
+  EXPECT_FALSE(crt::hands_off_to_dgemm(4096, 4096, 32, 0));
+  EXPECT_TRUE(crt::hands_off_to_dgemm(4096, 4096, 33, 0));
+  EXPECT_FALSE(crt::hands_off_to_dgemm(4096, 4096, 0, 32));
+  EXPECT_TRUE(crt::hands_off_to_dgemm(4096, 4096, 16, 17));   // 16 4096 + 17 4096 - 272 > 131072
+  EXPECT_FALSE(crt::hands_off_to_dgemm(4096, 4096, 16, 16));  // 131072 - 256
+  EXPECT_TRUE(crt::hands_off_to_dgemm(1, 1, 1, 0));           // a single entry, flagged
+  EXPECT_TRUE(crt::hands_off_to_dgemm(100, 100, 1, 0));       // fewer than 128 rows: any flag hands off
+  EXPECT_TRUE(crt::hands_off_to_dgemm(8192, 8192, 8192, 8192));
+  // The largest extents the CUDA backend takes (65535 tiles of 64) without overflow.
+  const long long most = 65535LL * 64;
+  EXPECT_TRUE(crt::hands_off_to_dgemm(most, most, most, most));
+  EXPECT_FALSE(crt::hands_off_to_dgemm(most, most, most / 128, 0));
+  // max_kept_flagged_rows: the most rows of one operand a kept call can have, whatever the other holds.
+  for (const long long rows : {1LL, 127LL, 128LL, 200LL, 4096LL, 8193LL, most}) {
+    const long long kept = crt::max_kept_flagged_rows(rows);
+    for (const long long other : {1LL, 300LL, 8192LL}) {
+      EXPECT_FALSE(crt::hands_off_to_dgemm(rows, other, kept, 0)) << rows << " x " << other;
+      EXPECT_TRUE(crt::hands_off_to_dgemm(rows, other, kept + 1, 0)) << rows << " x " << other;
+      EXPECT_TRUE(crt::hands_off_to_dgemm(other, rows, 0, kept + 1)) << other << " x " << rows;
+    }
+  }
+}
+
+// Every entry the float64 sum (the host's DGEMM), with alpha and beta.
+bool all_float64_sums(const Case64& t, const Operands64& before, const Operands64& after) {
+  Operands64 o = before;
+  const GemmArgs64 g = args_of(t, o);
+  const test::DotOperands d = test::dot_operands(g);
+  for (index_t j = 0; j < t.n; ++j)
+    for (index_t i = 0; i < t.m; ++i) {
+      const double c0 = before.c(i, j);
+      const double want =
+          crt::alpha_beta(numerics::float64_dot(d.a_of(i), d.a_step, d.b_of(j), d.b_step, t.k), t.alpha, t.beta, &c0);
+      if (test::bits_of(after.c(i, j)) != test::bits_of(want)) return false;
+    }
+  return true;
+}
+
+// Wide inputs hand off (every row flagged): every entry is the host's DGEMM;
+// uniform and normal ones keep the moduli (no row flagged), whose result is
+// not the float64 sums'. Both against the direct sum, which follows the rule.
+TEST(EmulatedFP64HandOff, WideInputsHandOffUniformAndNormalOnesDoNot) {
+  for (const Fill64 fill : {Fill64::wide, Fill64::uniform, Fill64::normal}) {
+    Case64 t{'N', 'T', 150, 140, 200, -0.5, 0.75, 1};
+    t.fill = fill;
+    Operands64 o = test::fp64_operands(t, test::fresh_seed());
+    const Operands64 before = o;
+    const GemmArgs64 g = args_of(t, o);
+    const int moduli = crt::moduli_for_calls();
+    const test::DirectRows A = test::direct_rows(g.a_rows(), moduli), B = test::direct_rows(g.b_cols(), moduli);
+    const bool wide = fill == Fill64::wide;
+    EXPECT_EQ(crt::hands_off_to_dgemm(t.m, t.n, A.flagged, B.flagged), wide) << test::fill_name(fill);
+    if (wide) EXPECT_GT(A.flagged, t.m / 2);
+    gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, o.a.ptr(), o.a.ld, o.b.ptr(), o.b.ld, t.beta, o.c.ptr(),
+         o.c.ld);
+    EXPECT_EQ(all_float64_sums(t, before, o), wide) << test::fill_name(fill);
+  }
+}
+
+// A few wide rows and columns (below the share) keep the moduli for the rest;
+// one more row past it hands the call off.
+TEST(EmulatedFP64HandOff, AFewWideRowsStayEmulatedMoreHandOff) {
+  Case64 t{'N', 'N', 384, 256, 96, 1.0, 0.0, 0};
+  Operands64 o = test::fp64_operands(t, test::fresh_seed());
+  const auto widen_row = [&](index_t i) {
+    for (index_t p = 0; p < t.k; ++p) o.a(i, p) = wide_value(o.a(i, p), p);
+  };
+  // 1 row (256 entries) and 1 column (384) of 98304: 639 < 768 = 98304 / 128.
+  widen_row(7);
+  for (index_t p = 0; p < t.k; ++p) o.b(p, 200) = wide_value(o.b(p, 200), p);
+  {
+    Operands64 run = o;
+    const GemmArgs64 g = args_of(t, run);
+    const test::DirectRows A = test::direct_rows(g.a_rows(), crt::moduli_for_calls()),
+                             B = test::direct_rows(g.b_cols(), crt::moduli_for_calls());
+    ASSERT_EQ(A.flagged, 1);
+    ASSERT_EQ(B.flagged, 1);
+    check_against_direct_on(t, o);
+    gemm(EmulatedFP64{}, 'N', 'N', t.m, t.n, t.k, 1.0, run.a.ptr(), run.a.ld, run.b.ptr(), run.b.ld, 0.0, run.c.ptr(),
+         run.c.ld);
+    EXPECT_FALSE(all_float64_sums(t, o, run));
+  }
+  widen_row(300);  // 2 256 + 384 - 2 = 894 > 768
+  Operands64 run = o;
+  gemm(EmulatedFP64{}, 'N', 'N', t.m, t.n, t.k, 1.0, run.a.ptr(), run.a.ld, run.b.ptr(), run.b.ld, 0.0, run.c.ptr(),
+       run.c.ld);
+  EXPECT_TRUE(all_float64_sums(t, o, run));
 }
 
 TEST(EmulatedFP64Host, TraitsAndNames) {

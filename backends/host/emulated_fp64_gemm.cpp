@@ -1,6 +1,7 @@
 // EmulatedFP64 on the CPU: the CUDA backend's algorithm step by step (row
 // statistics, scales, residues, one int32 product per modulus, CRT
-// reconstruction, float64 for special and wide rows), so it is the GPU's oracle.
+// reconstruction, float64 for special and wide rows, and the same hand-off
+// rule: numerics/fp64_handoff.hpp), so it is the GPU's oracle.
 #include <math.h>
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "egemm/log.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
 #include "egemm/numerics/float64_sum.hpp"
+#include "egemm/numerics/fp64_handoff.hpp"
 
 namespace egemm::host {
 namespace {
@@ -136,6 +138,19 @@ void gemm(PolicyId policy, const GemmArgs64& g) {
   const crt::Constants constants = crt::make_constants(moduli);
   const ResidueRows A = split(g.a_rows(), moduli, constants.beta);
   const ResidueRows B = split(g.b_cols(), moduli, constants.beta);
+  const index_t flagged_a = A.wide_count + A.nonfinite_count, flagged_b = B.wide_count + B.nonfinite_count;
+  if (crt::hands_off_to_dgemm(g.m, g.n, flagged_a, flagged_b)) {
+    // Where the GPU runs cuBLAS DGEMM: every entry a float64 sum, the host's DGEMM.
+    log_debug([&] {
+      return "host EmulatedFP64 " + describe(g) + " -> native_fp64 (" + std::to_string(A.wide_count) +
+             " wide rows of op(A), " + std::to_string(B.wide_count) + " wide columns of op(B), " +
+             std::to_string(A.nonfinite_count + B.nonfinite_count) + " with Inf/NaN: handed off)";
+    });
+#pragma omp parallel for schedule(static)
+    for (index_t j = 0; j < g.n; ++j)
+      for (index_t i = 0; i < g.m; ++i) float64_entry(g, i, j);
+    return;
+  }
   log_debug([&] {
     return "host EmulatedFP64 " + describe(g) + " -> " + std::to_string(moduli) + " moduli, float64 for " +
            std::to_string(A.wide_count) + " wide rows of op(A), " + std::to_string(B.wide_count) +

@@ -28,9 +28,9 @@ const char* accepted_policy_values();
 
 // EGEMM_CUBLAS_FP64_POLICY, for cublasDgemm and FP64 cublasGemmEx: unset,
 // empty or "off" (any case): every FP64 call passes through (the default:
-// EmulatedFP64 wins on products whose rows are narrow, but runs rows that
-// spread over many binades in float64 on the CUDA cores, at a third of
-// DGEMM's speed, which only the data can tell). An FP64 tag's name
+// EmulatedFP64 wins on products whose rows are narrow, and hands those whose
+// rows spread over many binades to DGEMM on the device, a few percent slower
+// than DGEMM alone, which only the data can tell). An FP64 tag's name
 // (EmulatedFP64): that tag. Anything else is `unknown`: every FP64 call
 // passes through, and the first is reported on stderr.
 PolicySetting parse_fp64_policy_setting(const char* value);

@@ -1,7 +1,9 @@
 // EmulatedFP64 on the GPU: bit for bit the host oracle (every transpose, odd
 // sizes, leading dimensions, alpha/beta, Inf/NaN, wide rows, overflow), a
 // poisoned C fully written, accuracy against exact dot products beside
-// cuBLAS DGEMM's on the same entries, the DGEMM hand-off of small problems,
+// cuBLAS DGEMM's on the same entries, the DGEMM hand-off of small problems
+// and, chosen on the device, of calls with too many wide rows (in and out of
+// a user's stream capture, through the cache of graphs, from two threads),
 // the debug log's line, and bad arguments.
 #include <cublas_v2.h>
 #include <gtest/gtest.h>
@@ -12,10 +14,16 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include "backends/cuda/fp64/handoff_graph.hpp"
 #include "device_support.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
+#include "egemm/numerics/fp64_handoff.hpp"
+#include "support/fp64_direct.hpp"
 #include "support/fp64_exact.hpp"
 #include "support/fp64_matrices.hpp"
 
@@ -39,17 +47,69 @@ std::vector<double> on_device(const DeviceCase& t, const HostOperands& o) {
   return c.download();
 }
 
-void expect_matches_host(const DeviceCase& t, HostOperands o, const std::string& what) {
-  const std::vector<double> device = on_device(t, o);
+// Entries whose bits differ (NaN counts as equal to NaN), and the first.
+std::pair<std::size_t, std::size_t> differences(const std::vector<double>& x, const std::vector<double>& y) {
+  std::size_t differ = 0, first = 0;
+  for (std::size_t q = 0; q < x.size(); ++q)
+    if (test::bits_of(x[q]) != test::bits_of(y[q]) && !(std::isnan(x[q]) && std::isnan(y[q])))
+      if (differ++ == 0) first = q;
+  return {differ, first};
+}
+
+// The host oracle's C for the case.
+std::vector<double> on_host(const DeviceCase& t, HostOperands o) {
   gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, o.a.ptr(), o.a.ld, o.b.ptr(), o.b.ld, t.beta, o.c.ptr(),
        o.c.ld);
-  std::size_t differ = 0, first = 0;
-  for (std::size_t q = 0; q < device.size(); ++q)
-    if (test::bits_of(device[q]) != test::bits_of(o.c.data[q]) && !(std::isnan(device[q]) && std::isnan(o.c.data[q])))
-      if (differ++ == 0) first = q;
-  EXPECT_EQ(differ, 0u) << what << " " << t.ta << t.tb << " m=" << t.m << " n=" << t.n << " k=" << t.k
-                        << ": first at " << first << ": device " << device[first] << ", host " << o.c.data[first];
+  return o.c.data;
 }
+
+void expect_matches_host(const DeviceCase& t, HostOperands o, const std::string& what) {
+  const std::vector<double> device = on_device(t, o), host = on_host(t, o);
+  const auto [differ, first] = differences(device, host);
+  EXPECT_EQ(differ, 0u) << what << " " << t.ta << t.tb << " m=" << t.m << " n=" << t.n << " k=" << t.k
+                        << ": first at " << first << ": device " << device[first] << ", host " << host[first];
+}
+
+// cuBLAS DGEMM of the case on the device, with the 32 MiB workspace the hand-off gives it.
+std::vector<double> cublas_dgemm(const DeviceCase& t, const HostOperands& o) {
+  test::DeviceBuffer<double> a(o.a.data), b(o.b.data), c(o.c.data);
+  test::DeviceBuffer<unsigned char> workspace(std::size_t(32) << 20);
+  cublasHandle_t h;
+  EXPECT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+  EXPECT_EQ(cublasSetWorkspace(h, workspace.get(), workspace.size()), CUBLAS_STATUS_SUCCESS);
+  const auto op = [](char tr) { return tr == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T; };
+  EXPECT_EQ(cublasDgemm(h, op(t.ta), op(t.tb), static_cast<int>(t.m), static_cast<int>(t.n), static_cast<int>(t.k),
+                        &t.alpha, a.get(), static_cast<int>(o.a.ld), b.get(), static_cast<int>(o.b.ld), &t.beta,
+                        c.get(), static_cast<int>(o.c.ld)),
+            CUBLAS_STATUS_SUCCESS);
+  test::cuda_ok(cudaDeviceSynchronize(), "cuBLAS DGEMM");
+  cublasDestroy(h);
+  return c.download();
+}
+
+// What the rule says of the case's operands, from the host's flags.
+bool rule_hands_off(const DeviceCase& t, HostOperands o) {
+  const GemmArgs64 g = make_gemm_args("test", t.ta, t.tb, t.m, t.n, t.k, t.alpha, o.a.ptr(), o.a.ld, o.b.ptr(),
+                                      o.b.ld, t.beta, o.c.ptr(), o.c.ld);
+  const int moduli = numerics::crt::moduli_for_calls();
+  const test::DirectRows A = test::direct_rows(g.a_rows(), moduli), B = test::direct_rows(g.b_cols(), moduli);
+  return numerics::crt::hands_off_to_dgemm(t.m, t.n, A.flagged, B.flagged);
+}
+
+// The device's C is cuBLAS DGEMM's, bit for bit (handed off), or the host oracle's (emulated).
+void expect_branch(const DeviceCase& t, const HostOperands& o, const std::vector<double>& device, bool handed_off,
+                   const std::string& what) {
+  ASSERT_EQ(rule_hands_off(t, o), handed_off) << what;
+  const std::vector<double> want = handed_off ? cublas_dgemm(t, o) : on_host(t, o);
+  const auto [differ, first] = differences(device, want);
+  EXPECT_EQ(differ, 0u) << what << (handed_off ? ": against cuBLAS DGEMM" : ": against the host oracle") << " "
+                        << t.ta << t.tb << " m=" << t.m << " n=" << t.n << " k=" << t.k << ": first at " << first
+                        << ": device " << device[first] << ", want " << want[first];
+}
+
+// A wide row: one value near 2^30, the others near 2^-30 (magnitudes in [1, 2) times those):
+// rho^2 ~ k > 16 for any k >= 17, whatever the fill drew.
+double spread(double v, index_t p) { return std::ldexp(std::copysign(1.0 + std::fabs(v), v), p == 0 ? 30 : -30); }
 
 TEST(CudaEmulatedFP64, MatchesTheHostOracleBitForBit) {
   EGEMM_REQUIRE_GPU();
@@ -59,10 +119,10 @@ TEST(CudaEmulatedFP64, MatchesTheHostOracleBitForBit) {
       for (const DeviceCase& t : {DeviceCase{ta, tb, 1, 1, 1, 1.0, 0.0}, DeviceCase{ta, tb, 33, 17, 70, -1.5, 0.0, 3},
                                   DeviceCase{ta, tb, 130, 257, 301, 0.75, 2.0, 1}})
         expect_matches_host(t, test::fp64_operands(t, test::fresh_seed()), "uniform");
-  for (Fill64 fill : {Fill64::normal, Fill64::wide}) {
+  {  // (wide inputs hand off: WideInputsHandOffToDgemmOnTheDevice)
     DeviceCase t{'N', 'T', 200, 150, 1000, 1.0, 0.0, 0};
-    t.fill = fill;
-    expect_matches_host(t, test::fp64_operands(t, test::fresh_seed()), test::fill_name(fill));
+    t.fill = Fill64::normal;
+    expect_matches_host(t, test::fp64_operands(t, test::fresh_seed()), "normal");
   }
   // The split's three forms: rows held in shared memory by 256 threads (above), by 512
   // (k > 12288), and read from global memory (k > 16384).
@@ -70,20 +130,159 @@ TEST(CudaEmulatedFP64, MatchesTheHostOracleBitForBit) {
     expect_matches_host(t, test::fp64_operands(t, test::fresh_seed()), "deep rows");
 }
 
+// A few flagged rows and columns (below the hand-off's share of C): the call
+// stays emulated, their entries the float64 pass's.
 TEST(CudaEmulatedFP64, SpecialValuesWideRowsAndOverflowMatchTheHost) {
   EGEMM_REQUIRE_GPU();
-  DeviceCase t{'N', 'N', 70, 60, 90, 1.0, 0.5, 0};
+  DeviceCase t{'N', 'N', 768, 640, 90, 1.0, 0.5, 0};
   HostOperands o = test::fp64_operands(t, test::fresh_seed());
   o.a(3, 5) = std::numeric_limits<double>::infinity();
   o.a(9, 0) = nan64;
   o.b(7, 11) = -std::numeric_limits<double>::infinity();
-  std::mt19937_64 gen(test::fresh_seed());
-  std::uniform_int_distribution<int> e(-30, 30);
-  for (index_t p = 0; p < t.k; ++p) o.a(20, p) = std::ldexp(o.a(20, p), e(gen));  // a wide row
-  for (index_t p = 0; p < t.k; ++p) o.b(p, 30) = std::ldexp(o.b(p, 30), e(gen));  // a wide column
-  o.a(40, 2) = 1e300;                                                             // products past FP64's range
-  o.b(2, 41) = 1e300;
+  for (index_t p = 0; p < t.k; ++p) o.a(700, p) = spread(o.a(700, p), p);  // a wide row
+  for (index_t p = 0; p < t.k; ++p) o.b(p, 530) = spread(o.b(p, 530), p);  // a wide column
+  for (index_t p = 0; p < t.k; ++p) {  // products past FP64's range in rows that are not wide
+    o.a(40, p) *= 1e290;
+    o.b(p, 41) *= 1e290;
+  }
+  ASSERT_FALSE(rule_hands_off(t, o));  // 3 640 + 2 768 - 6 = 3450 of 491520 entries: below 1/128
   expect_matches_host(t, o, "special values");
+  EXPECT_GT(differences(on_device(t, o), cublas_dgemm(t, o)).first, 0u) << "emulated, not DGEMM";
+}
+
+// Wide inputs (every row spans 60 binades), with or without Inf/NaN, hand off on
+// the device: C is cuBLAS DGEMM's, bit for bit (a NaN-poisoned C fully written
+// where beta is 0); uniform inputs of the same shape do not.
+TEST(CudaEmulatedFP64, WideInputsHandOffToDgemmOnTheDevice) {
+  EGEMM_REQUIRE_GPU();
+  for (const auto& [ta, tb, beta] : {std::tuple{'N', 'T', 0.0}, std::tuple{'T', 'N', 0.75}, std::tuple{'N', 'N', -1.0}}) {
+    DeviceCase t{ta, tb, 300, 260, 200, -0.5, beta, 1};
+    t.fill = Fill64::wide;
+    HostOperands o = test::fp64_operands(t, test::fresh_seed());
+    if (ta == 'T') {
+      o.a(5, 3) = std::numeric_limits<double>::infinity();
+      o.b(7, 9) = nan64;
+    }
+    expect_branch(t, o, on_device(t, o), true, std::string("wide ") + ta + tb);
+    t.fill = Fill64::uniform;
+    const HostOperands u = test::fp64_operands(t, test::fresh_seed());
+    const std::vector<double> device = on_device(t, u);
+    expect_branch(t, u, device, false, std::string("uniform ") + ta + tb);
+    EXPECT_GT(differences(device, cublas_dgemm(t, u)).first, 0u) << "uniform inputs: emulated, not DGEMM";
+  }
+}
+
+// A call captured into a user's CUDA graph (thread-local and global capture
+// modes, on a thread whose first call it is) chooses at each replay from the
+// operands it then reads: wide ones hand off, uniform ones keep the moduli.
+TEST(CudaEmulatedFP64, ACapturedCallChoosesOnEachReplay) {
+  EGEMM_REQUIRE_GPU();
+  for (const cudaStreamCaptureMode mode : {cudaStreamCaptureModeThreadLocal, cudaStreamCaptureModeGlobal}) {
+    std::thread([mode] {
+      try {
+        DeviceCase t{'T', 'N', 260, 300, 150, 1.5, 0.25, 2};
+        const HostOperands shape = test::fp64_operands(t, 1);
+        test::DeviceBuffer<double> a(shape.a.data.size()), b(shape.b.data.size()), c(shape.c.data.size());
+        test::OwnedStream stream;
+        cudaGraph_t graph = nullptr;
+        test::cuda_ok(cudaStreamBeginCapture(stream.get(), mode), "cudaStreamBeginCapture");
+        try {
+          gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.get(), shape.a.ld, b.get(), shape.b.ld, t.beta,
+               c.get(), shape.c.ld, stream.get());
+        } catch (const std::exception& e) {
+          (void)cudaStreamEndCapture(stream.get(), &graph);
+          if (graph != nullptr) (void)cudaGraphDestroy(graph);
+          (void)cudaGetLastError();
+          ADD_FAILURE() << "EmulatedFP64 could not be captured (mode " << mode << "): " << e.what();
+          return;
+        }
+        test::cuda_ok(cudaStreamEndCapture(stream.get(), &graph), "cudaStreamEndCapture");
+        cudaGraphExec_t exec = nullptr;
+        test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+        for (const Fill64 fill : {Fill64::wide, Fill64::uniform, Fill64::wide, Fill64::uniform}) {
+          t.fill = fill;
+          const HostOperands o = test::fp64_operands(t, test::fresh_seed());
+          a.upload(o.a.data);
+          b.upload(o.b.data);
+          c.upload(o.c.data);
+          test::cuda_ok(cudaGraphLaunch(exec, stream.get()), "cudaGraphLaunch");
+          test::cuda_ok(cudaStreamSynchronize(stream.get()), "replay");
+          expect_branch(t, o, c.download(), fill == Fill64::wide,
+                        std::string("replay on ") + test::fill_name(fill) + " inputs, capture mode " +
+                            std::to_string(mode));
+        }
+        test::cuda_ok(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
+        test::cuda_ok(cudaGraphDestroy(graph), "cudaGraphDestroy");
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << e.what();
+      }
+    }).join();
+  }
+}
+
+// Outside a capture the choice runs as a cached executable graph: the same call
+// again launches it as it is; other pointers, alpha or beta update a cached one
+// or instantiate another; more keys than the cache holds still compute right.
+TEST(CudaEmulatedFP64, RepeatedCallsReuseTheirGraphs) {
+  EGEMM_REQUIRE_GPU();
+  DeviceCase t{'N', 'N', 200, 180, 120, 1.0, 0.5, 0};
+  const HostOperands o = test::fp64_operands(t, test::fresh_seed());
+  test::DeviceBuffer<double> a(o.a.data), b(o.b.data), c(o.c.data), c2(o.c.data);
+  const auto call = [&](const DeviceCase& u, double* cp) {
+    gemm(EmulatedFP64{}, u.ta, u.tb, u.m, u.n, u.k, u.alpha, a.get(), o.a.ld, b.get(), o.b.ld, u.beta, cp, o.c.ld,
+         nullptr);
+    test::cuda_ok(cudaDeviceSynchronize(), "EmulatedFP64");
+  };
+  const auto check = [&](const DeviceCase& u, const test::DeviceBuffer<double>& cb, const std::string& what) {
+    const auto [differ, first] = differences(cb.download(), on_host(u, o));
+    EXPECT_EQ(differ, 0u) << what << ": first at " << first;
+  };
+  call(t, c.get());
+  check(t, c, "first call");
+  const unsigned long long builds = cuda::choice_graph_builds();
+  c.upload(o.c.data);
+  call(t, c.get());
+  check(t, c, "the same call again");
+  EXPECT_EQ(cuda::choice_graph_builds(), builds) << "the same call built its graph again";
+  call(t, c2.get());  // another C
+  check(t, c2, "another C");
+  for (int q = 0; q < 12; ++q) {  // more keys than the cache holds
+    DeviceCase u = t;
+    u.alpha = 0.5 + q;
+    u.beta = q % 3 == 0 ? 0.0 : -0.25 * q;
+    c.upload(o.c.data);
+    call(u, c.get());
+    check(u, c, "alpha " + std::to_string(u.alpha) + ", beta " + std::to_string(u.beta));
+  }
+  EXPECT_LE(cuda::cached_choice_graphs(), 8);
+  EXPECT_GT(cuda::choice_graph_builds(), builds);
+}
+
+// Two threads at once, each on its own stream, wide and uniform inputs of shapes of their own.
+TEST(CudaEmulatedFP64, TwoThreadsChooseOnTheirOwn) {
+  EGEMM_REQUIRE_GPU();
+  std::vector<std::thread> threads;
+  for (int w = 0; w < 2; ++w)
+    threads.emplace_back([w] {
+      try {
+        test::OwnedStream stream;
+        for (int round = 0; round < 3; ++round)
+          for (const Fill64 fill : {Fill64::wide, Fill64::uniform}) {
+            DeviceCase t{w ? 'T' : 'N', 'N', 220 + 40 * w, 170 + 30 * w, 130, 1.0, 0.5, 0};
+            t.fill = fill;
+            const HostOperands o = test::fp64_operands(t, test::fresh_seed());
+            test::DeviceBuffer<double> a(o.a.data), b(o.b.data), c(o.c.data);
+            gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.get(), o.a.ld, b.get(), o.b.ld, t.beta, c.get(),
+                 o.c.ld, stream.get());
+            test::cuda_ok(cudaStreamSynchronize(stream.get()), "EmulatedFP64");
+            expect_branch(t, o, c.download(), fill == Fill64::wide,
+                          "thread " + std::to_string(w) + " " + test::fill_name(fill));
+          }
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "thread " << w << ": " << e.what();
+      }
+    });
+  for (std::thread& th : threads) th.join();
 }
 
 // Error over >= 10^4 sampled entries against exact dot products, beside
@@ -147,15 +346,36 @@ TEST(CudaEmulatedFP64, SmallProblemsRunDgemm) {
 TEST(CudaEmulatedFP64, DebugLogSaysWhatRan) {
   EGEMM_REQUIRE_GPU();
   const test::ScopedDebugLog log;
-  DeviceCase t{'N', 'N', 64, 64, 64, 1.0, 0.0, 0};
-  HostOperands o = test::fp64_operands(t, test::fresh_seed());
-  for (index_t p = 0; p < t.k; ++p) o.a(5, p) = std::ldexp(o.a(5, p), static_cast<int>(p % 61) - 30);
-  ::testing::internal::CaptureStderr();
-  (void)on_device(t, o);
-  const std::string text = ::testing::internal::GetCapturedStderr();
-  EXPECT_NE(text.find("cuda EmulatedFP64 NN m=64 n=64 k=64 -> 15 moduli, float64 for 1 wide rows of op(A)"),
+  const auto log_of = [](index_t size) {
+    DeviceCase t{'N', 'N', size, size, 64, 1.0, 0.0, 0};
+    HostOperands o = test::fp64_operands(t, test::fresh_seed());
+    for (index_t p = 0; p < t.k; ++p) o.a(5, p) = spread(o.a(5, p), p);
+    ::testing::internal::CaptureStderr();
+    (void)on_device(t, o);
+    return ::testing::internal::GetCapturedStderr();
+  };
+  const std::string kept = log_of(256);  // one row of 256: 1/256 of C
+  EXPECT_NE(kept.find("cuda EmulatedFP64 NN m=256 n=256 k=64 -> 15 moduli, float64 for 1 wide rows of op(A)"),
             std::string::npos)
-      << text;
+      << kept;
+  const std::string handed = log_of(64);  // one row of 64: 1/64 of C
+  EXPECT_NE(handed.find("cuda EmulatedFP64 NN m=64 n=64 k=64 -> native_fp64 (1 wide rows of op(A), 0 wide columns "
+                        "of op(B), 0 with Inf/NaN: handed off on the device)"),
+            std::string::npos)
+      << handed;
+  {  // one wide column of op(B) of 64 hands off alone: op(A) is not read
+    DeviceCase t{'N', 'N', 64, 64, 64, 1.0, 0.0, 0};
+    HostOperands o = test::fp64_operands(t, test::fresh_seed());
+    for (index_t p = 0; p < t.k; ++p) o.b(p, 9) = spread(o.b(p, 9), p);
+    ::testing::internal::CaptureStderr();
+    const std::vector<double> device = on_device(t, o);
+    const std::string text = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(text.find("cuda EmulatedFP64 NN m=64 n=64 k=64 -> native_fp64 (1 wide columns of op(B), 0 with "
+                        "Inf/NaN: handed off on the device, op(A) not read)"),
+              std::string::npos)
+        << text;
+    expect_branch(t, o, device, true, "one wide column of op(B)");
+  }
 }
 
 TEST(CudaEmulatedFP64, BadArgumentsThrowAndLeaveCUntouched) {

@@ -2,7 +2,8 @@
 // statistics and scales), their product summed directly in 128-bit integers,
 // rounded and unscaled as the library does. Equal bit for bit to the
 // library's result wherever the residues, the INT8 products and the CRT
-// reconstruction are right: the tests' independent check of those.
+// reconstruction are right: the tests' independent check of those. Calls the
+// hand-off rule sends to DGEMM are the host's float64 sums in every entry.
 #pragma once
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "egemm/gemm_args.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
 #include "egemm/numerics/float64_sum.hpp"
+#include "egemm/numerics/fp64_handoff.hpp"
 #include "support/fp64_exact.hpp"
 
 namespace egemm::test {
@@ -19,6 +21,7 @@ struct DirectRows {
   std::vector<numerics::crt::RowStats> stats;
   std::vector<int> scale;
   std::vector<char> float64;
+  index_t flagged = 0;  // rows with float64 set
 };
 
 inline DirectRows direct_rows(const OperandRows64& x, int moduli) {
@@ -40,6 +43,7 @@ inline DirectRows direct_rows(const OperandRows64& x, int moduli) {
     d.stats.push_back(s);
     d.scale.push_back(crt::row_scale(s, x.depth, beta));
     d.float64.push_back(s.nonfinite || crt::row_too_wide(s, x.depth, crt::spread_log2_for(moduli)) ? 1 : 0);
+    d.flagged += d.float64.back();
   }
   return d;
 }
@@ -50,7 +54,8 @@ inline double direct_entry(const GemmArgs64& g, const DirectRows& A, const Direc
   namespace crt = numerics::crt;
   const OperandRows64 a = g.a_rows(), b = g.b_cols();
   const DotOperands d = dot_operands(g);
-  if (A.float64[i] || B.float64[j] || crt::products_may_overflow(A.stats[i].exponent, B.stats[j].exponent, g.k))
+  if (crt::hands_off_to_dgemm(g.m, g.n, A.flagged, B.flagged) || A.float64[i] || B.float64[j] ||
+      crt::products_may_overflow(A.stats[i].exponent, B.stats[j].exponent, g.k))
     return crt::alpha_beta(numerics::float64_dot(d.a_of(i), d.a_step, d.b_of(j), d.b_step, g.k), g.alpha, g.beta,
                            &c_in);
   __int128 sum = 0;

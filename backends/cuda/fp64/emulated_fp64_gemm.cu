@@ -6,7 +6,11 @@
 // reads each entry's int32 products once, reconstructs it exactly, unscales it
 // and applies alpha/beta; entries of rows or columns with Inf/NaN or too wide
 // a spread (listed by the split, on the device) are float64 sums at least as
-// accurate as DGEMM's. Small problems run cuBLAS DGEMM. All on the caller's
+// accurate as DGEMM's. Where those would be more than a small share of C
+// (numerics/fp64_handoff.hpp), the call is cuBLAS DGEMM instead: after the
+// splits, a conditional graph node (handoff_graph.hpp) runs either DGEMM or
+// the products, entries and float64 sums, chosen on the device from the
+// split's counts. Small problems run cuBLAS DGEMM. All on the caller's
 // stream, no host read of device data (except the debug log's counts, when
 // EGEMM_LOG=debug and the stream is not being captured).
 #include <cuda_runtime.h>
@@ -14,11 +18,14 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "backends/cuda/cublas/cublas_native.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
+#include "backends/cuda/fp64/handoff_graph.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/dependent_launch.hpp"
 #include "backends/cuda/runtime/per_device.hpp"
@@ -28,6 +35,7 @@
 #include "egemm/log.hpp"
 #include "egemm/numerics/crt_moduli.hpp"
 #include "egemm/numerics/float64_sum.hpp"
+#include "egemm/numerics/fp64_handoff.hpp"
 
 namespace egemm::cuda {
 namespace {
@@ -47,6 +55,8 @@ struct Fp64Operand {
   int* exponent = nullptr;          // E (crt::zero_row_exponent: a zero row)
   unsigned char* float64 = nullptr; // 1: Inf/NaN in the row, 2: too wide; its entries are float64 sums
   unsigned* counts = nullptr;       // [0]: flagged rows, [1]: of them with Inf/NaN
+  int* flagged = nullptr;           // the flagged rows, in no order: the first list_capacity of them
+  index_t list_capacity = 0;        // crt::max_kept_flagged_rows(rows): more hand the call off
   double* transposed = nullptr;     // the rows k-contiguous where the operand stores them strided
   const double* rows_base = nullptr;  // the rows k-contiguous: row r at rows_base + r * rows_ld
   index_t rows_ld = 0;
@@ -54,9 +64,20 @@ struct Fp64Operand {
 
 // --- transpose: rows whose values are strided become k-contiguous ----------------------
 
+// Whether the operand split before this one already hands the call off by itself
+// (more flagged rows than a call that stays emulated can have: its count is final
+// here, its split having run before on the stream). Nothing of this operand is
+// read then, so its split and transpose do nothing.
+struct DecidedBy {
+  const unsigned* counts = nullptr;  // the other operand's; null: none split before
+  index_t capacity = 0;              // its list_capacity
+  __device__ bool hands_off() const { return counts != nullptr && *counts > capacity; }
+};
+
 // out[r * depth + p] = x(r, p) for x(r, p) = base[r + p * ld] (rows contiguous).
 __global__ void transpose_kernel(const double* __restrict__ base, index_t ld, index_t rows, index_t depth,
-                                 double* __restrict__ out) {
+                                 double* __restrict__ out, DecidedBy decided) {
+  if (decided.hands_off()) return;
   __shared__ double tile[32][33];
   const index_t r0 = static_cast<index_t>(blockIdx.x) * 32, p0 = static_cast<index_t>(blockIdx.y) * 32;
   for (int dy = threadIdx.y; dy < 32; dy += blockDim.y) {
@@ -144,7 +165,9 @@ __device__ __forceinline__ void write_all_residues(signed char* out, index_t pla
 // multiplication per modulus), about 5 operations per residue.
 template <int Threads, bool Cached>
 __global__ void __launch_bounds__(Threads) split_kernel(const double* __restrict__ base, index_t row_stride,
-                                                        Fp64Operand op, int moduli, int beta, int spread_log2) {
+                                                        Fp64Operand op, int moduli, int beta, int spread_log2,
+                                                        DecidedBy decided) {
+  if (decided.hands_off()) return;
   extern __shared__ double cached_values[];
   __shared__ unsigned long long shared[Threads / 32];
   const index_t r = blockIdx.x;
@@ -185,16 +208,23 @@ __global__ void __launch_bounds__(Threads) split_kernel(const double* __restrict
   }
   const int scale = crt::row_scale(s, k, beta);
   const unsigned char flag = s.nonfinite ? 1 : (crt::row_too_wide(s, k, spread_log2) ? 2 : 0);
+  __shared__ bool residues_unread;
   if (threadIdx.x == 0) {
     op.scale[r] = scale;
     op.exponent[r] = s.exponent;
     op.float64[r] = flag;
-    if (flag != 0) {  // counted for the debug log
-      atomicAdd(&op.counts[0], 1u);
+    if (flag != 0) {  // counted for the choice and the debug log, listed for the float64 pass
+      const unsigned slot = atomicAdd(&op.counts[0], 1u);
+      if (slot < op.list_capacity) op.flagged[slot] = static_cast<int>(r);
       if (flag == 1) atomicAdd(&op.counts[1], 1u);
     }
+    // A flagged row's entries are float64 sums. Past list_capacity flagged rows the call
+    // hands off whatever else is flagged (the count only grows): no residue is read then,
+    // and on wide inputs the split is a read of the operand.
+    residues_unread = flag != 0 || *static_cast<volatile unsigned*>(op.counts) > op.list_capacity;
   }
-  if (flag != 0) return;  // its entries are float64 sums: its residues are never read
+  __syncthreads();
+  if (residues_unread) return;
 
   const index_t plane = op.rows * op.depth_pad;
   signed char* out = op.residues + r * op.depth_pad;
@@ -268,23 +298,36 @@ EntriesKernel entries_kernel_for(int moduli) {
 }
 
 // The entries of flagged rows of op(A) and columns of op(B) (numerics/float64_sum.hpp),
-// a 64 x 64 tile of C per block (the tiles without a flagged row or column
-// exit at once), 4 x 4 entries per thread, k in steps of 16 through shared
+// 64 x 64 entries per block, 4 x 4 per thread, k in steps of 16 through shared
 // memory from the k-contiguous rows; each entry's operations in the order
-// float64_dot takes them.
+// float64_dot takes them. RowsListed: the block's rows are 64 of op(A)'s
+// flagged ones (the split's list), its columns 64 consecutive ones; otherwise
+// its rows are 64 consecutive ones and its columns 64 of op(B)'s flagged ones,
+// entries of flagged rows left to the first kind. So the work is that of the
+// flagged entries (rounded to 64 rows or columns), wherever the flags fall;
+// blocks past a list's end exit at once.
 constexpr int f64_tile = 64, f64_step = 16, f64_threads = 256;
 static_assert(numerics::float64_block % f64_step == 0, "a block of the sum spans whole steps");
 
+template <bool RowsListed>
 __global__ void __launch_bounds__(f64_threads) float64_tiles_kernel(EntryArgs e) {
-  const index_t i0 = static_cast<index_t>(blockIdx.x) * f64_tile, j0 = static_cast<index_t>(blockIdx.y) * f64_tile;
+  const Fp64Operand& listed_op = RowsListed ? e.a : e.b;
+  const index_t listed = min(static_cast<index_t>(*listed_op.counts), listed_op.list_capacity);
+  const index_t tile = RowsListed ? blockIdx.x : blockIdx.y;
+  if (tile * f64_tile >= listed) return;
   const int t = threadIdx.x;
-  int flagged = 0;
-  if (t < f64_tile && i0 + t < e.m) flagged = e.a.float64[i0 + t] != 0;
-  else if (t >= f64_tile && t < 2 * f64_tile && j0 + t - f64_tile < e.n_panel) flagged = e.b.float64[j0 + t - f64_tile] != 0;
-  if (!__syncthreads_or(flagged)) return;
+  __shared__ index_t rows[f64_tile], cols[f64_tile];  // -1: none
+  if (t < f64_tile) {
+    const index_t q = tile * f64_tile + t, i = static_cast<index_t>(blockIdx.x) * f64_tile + t;
+    rows[t] = RowsListed ? (q < listed ? listed_op.flagged[q] : -1) : (i < e.m ? i : -1);
+  } else if (t < 2 * f64_tile) {
+    const index_t q = tile * f64_tile + t - f64_tile, j = static_cast<index_t>(blockIdx.y) * f64_tile + t - f64_tile;
+    cols[t - f64_tile] = RowsListed ? (j < e.n_panel ? j : -1) : (q < listed ? listed_op.flagged[q] : -1);
+  }
+  __syncthreads();
 
   __shared__ double As[f64_step][f64_tile + 1], Bs[f64_step][f64_tile + 1];
-  const int tx = t % 16, ty = t / 16;  // entries (ty*4 + r, tx*4 + c)
+  const int tx = t % 16, ty = t / 16;  // entries (rows[ty*4 + r], cols[tx*4 + c])
   numerics::CompensatedSum sum[4][4];
   double block[4][4];
 #pragma unroll
@@ -292,13 +335,14 @@ __global__ void __launch_bounds__(f64_threads) float64_tiles_kernel(EntryArgs e)
 #pragma unroll
     for (int c = 0; c < 4; ++c) block[r][c] = 0.0;
   const int load_row = t / 4, load_k = (t % 4) * 4;  // 64 rows x 16 k: 4 consecutive values a thread
+  const index_t i_load = rows[load_row], j_load = cols[load_row];
   for (index_t p0 = 0; p0 < e.k; p0 += f64_step) {
     __syncthreads();
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
-      const index_t p = p0 + load_k + q, i = i0 + load_row, j = j0 + load_row;
-      As[load_k + q][load_row] = p < e.k && i < e.m ? e.a.rows_base[i * e.a.rows_ld + p] : 0.0;
-      Bs[load_k + q][load_row] = p < e.k && j < e.n_panel ? e.b.rows_base[j * e.b.rows_ld + p] : 0.0;
+      const index_t p = p0 + load_k + q;
+      As[load_k + q][load_row] = p < e.k && i_load >= 0 ? e.a.rows_base[i_load * e.a.rows_ld + p] : 0.0;
+      Bs[load_k + q][load_row] = p < e.k && j_load >= 0 ? e.b.rows_base[j_load * e.b.rows_ld + p] : 0.0;
     }
     __syncthreads();
 #pragma unroll
@@ -328,8 +372,9 @@ __global__ void __launch_bounds__(f64_threads) float64_tiles_kernel(EntryArgs e)
   for (int r = 0; r < 4; ++r)
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
-      const index_t i = i0 + ty * 4 + r, j = j0 + tx * 4 + c;
-      if (i >= e.m || j >= e.n_panel || (e.a.float64[i] == 0 && e.b.float64[j] == 0)) continue;
+      const index_t i = rows[ty * 4 + r], j = cols[tx * 4 + c];
+      if (i < 0 || j < 0) continue;
+      if (!RowsListed && e.a.float64[i] != 0) continue;  // a listed row: the other kind's
       double* out = e.c + i + j * e.ldc;
       *out = crt::alpha_beta(numerics::value_of(sum[r][c]), e.alpha, e.beta, out);
     }
@@ -343,9 +388,8 @@ bool fits_int(const GemmArgs64& g) {
   return true;
 }
 
-void native_dgemm(const GemmArgs64& g, cudaStream_t stream) {
-  cublasHandle_t h = cublas_handle();
-  EGEMM_CUBLAS_CHECK(cublasSetStream(h, stream));
+// cuBLAS DGEMM of the whole call on `h` (its stream and workspace set).
+void dgemm_on(cublasHandle_t h, const GemmArgs64& g) {
   const cublasOperation_t ta = to_cublas(g.trans_a), tb = to_cublas(g.trans_b);
   if (fits_int(g)) {
     EGEMM_CUBLAS_CHECK(cublasDgemm(h, ta, tb, static_cast<int>(g.m), static_cast<int>(g.n), static_cast<int>(g.k),
@@ -356,6 +400,17 @@ void native_dgemm(const GemmArgs64& g, cudaStream_t stream) {
   }
 }
 
+void native_dgemm(const GemmArgs64& g, cudaStream_t stream) {
+  cublasHandle_t h = cublas_handle();
+  EGEMM_CUBLAS_CHECK(cublasSetStream(h, stream));
+  dgemm_on(h, g);
+}
+
+// cuBLAS's workspace inside the choice's bodies: a graph body may hold no memory
+// allocation, which cuBLAS's default workspace would add to a capture. 32 MiB is
+// what cuBLAS's documentation recommends on Hopper (4 MiB before).
+constexpr std::size_t cublas_workspace_bytes = std::size_t(32) << 20;
+
 // The call's pieces in its workspace (a measuring carver only counts them).
 struct Plan {
   int moduli = 0;
@@ -363,6 +418,7 @@ struct Plan {
   Fp64Operand a, b;
   int* products = nullptr;
   unsigned* counts = nullptr;  // a's two counts, then b's
+  void* cublas_workspace = nullptr;
 };
 
 Plan carve(const GemmArgs64& g, int moduli, WorkspaceCarver& w) {
@@ -383,6 +439,8 @@ Plan carve(const GemmArgs64& g, int moduli, WorkspaceCarver& w) {
     op.exponent = w.take<int>(static_cast<std::size_t>(op.rows));
     op.float64 = w.take<unsigned char>(static_cast<std::size_t>(op.rows));
     op.counts = counts;
+    op.list_capacity = crt::max_kept_flagged_rows(op.rows);
+    op.flagged = w.take<int>(static_cast<std::size_t>(std::max<index_t>(1, op.list_capacity)));
     if (x.depth_stride != 1) op.transposed = w.take<double>(static_cast<std::size_t>(op.rows * op.depth));
     op.rows_base = op.transposed != nullptr ? op.transposed : x.base;
     op.rows_ld = op.transposed != nullptr ? op.depth : x.row_stride;
@@ -390,18 +448,20 @@ Plan carve(const GemmArgs64& g, int moduli, WorkspaceCarver& w) {
   one(p.a, g.a_rows(), p.counts);
   one(p.b, g.b_cols(), w.measures_only() ? nullptr : p.counts + 2);
   p.products = w.take<int>(static_cast<std::size_t>(moduli) * static_cast<std::size_t>(p.ldp * p.panel));
+  p.cublas_workspace = w.take<unsigned char>(cublas_workspace_bytes);
   return p;
 }
 
 PerDevice<bool> split_smem_opted_in, deep_split_smem_opted_in;
 
-void launch_split(const OperandRows64& x, Fp64Operand& op, int moduli, int beta, cudaStream_t stream) {
+void launch_split(const OperandRows64& x, Fp64Operand& op, int moduli, int beta, DecidedBy decided,
+                  cudaStream_t stream) {
   const double* base = x.base;
   index_t row_stride = x.row_stride;
   if (x.depth_stride != 1) {  // rows strided: make them k-contiguous first
     const dim3 grid(static_cast<unsigned>((x.rows + 31) / 32), static_cast<unsigned>((x.depth + 31) / 32));
     launch_plain(transpose_kernel, grid, dim3(32, 8), 0, stream, x.base, x.depth_stride, x.rows, x.depth,
-                 op.transposed);
+                 op.transposed, decided);
     base = op.transposed;
     row_stride = x.depth;
   }
@@ -412,14 +472,14 @@ void launch_split(const OperandRows64& x, Fp64Operand& op, int moduli, int beta,
   if (x.depth <= cached_depth) {
     allow_dynamic_smem(split_smem_opted_in, split_kernel<256, true>, static_cast<int>(cached_depth * sizeof(double)));
     launch_plain(split_kernel<256, true>, grid, dim3(256), cached_bytes, stream, base, row_stride, op, moduli, beta,
-                 spread);
+                 spread, decided);
   } else if (x.depth <= cached_depth_deep) {
     allow_dynamic_smem(deep_split_smem_opted_in, split_kernel<512, true>,
                        static_cast<int>(cached_depth_deep * sizeof(double)));
     launch_plain(split_kernel<512, true>, grid, dim3(512), cached_bytes, stream, base, row_stride, op, moduli, beta,
-                 spread);
+                 spread, decided);
   } else {
-    launch_plain(split_kernel<256, false>, grid, dim3(256), 0, stream, base, row_stride, op, moduli, beta, spread);
+    launch_plain(split_kernel<256, false>, grid, dim3(256), 0, stream, base, row_stride, op, moduli, beta, spread, decided);
   }
 }
 
@@ -427,15 +487,26 @@ EntryArgs entry_args(const GemmArgs64& g, const Plan& p) {
   return EntryArgs{p.products, p.ldp, 0, g.m, 0, 0, g.k, p.a, p.b, g.alpha, g.beta, g.c, g.ldc};
 }
 
-// The whole sequence on a carved plan (nothing enqueued while measuring).
-void enqueue(const GemmArgs64& g, const Plan& plan_in, const crt::Constants& constants, cudaStream_t stream) {
-  Plan plan = plan_in;
-  EGEMM_CUDA_CHECK(cudaMemsetAsync(plan.counts, 0, 4 * sizeof(unsigned), stream));
-  launch_split(g.a_rows(), plan.a, plan.moduli, constants.beta, stream);
-  launch_split(g.b_cols(), plan.b, plan.moduli, constants.beta, stream);
-
+// This thread's cuBLAS handle on `stream` with the plan's workspace.
+cublasHandle_t body_handle(const Plan& plan, cudaStream_t stream) {
   cublasHandle_t h = cublas_handle();
-  EGEMM_CUBLAS_CHECK(cublasSetStream(h, stream));
+  EGEMM_CUBLAS_CHECK(cublasSetStream(h, stream));  // (resets the workspace: set it after)
+  EGEMM_CUBLAS_CHECK(cublasSetWorkspace(h, plan.cublas_workspace, cublas_workspace_bytes));
+  return h;
+}
+
+// The splits, on the caller's stream: the counts the choice reads.
+void enqueue_splits(const GemmArgs64& g, Plan& plan, const crt::Constants& constants, cudaStream_t stream) {
+  EGEMM_CUDA_CHECK(cudaMemsetAsync(plan.counts, 0, 4 * sizeof(unsigned), stream));
+  // op(B) first: its rows (columns of B stored 'N') need no transpose, and where they alone
+  // hand the call off (wide inputs), op(A) is not read at all.
+  launch_split(g.b_cols(), plan.b, plan.moduli, constants.beta, DecidedBy{}, stream);
+  launch_split(g.a_rows(), plan.a, plan.moduli, constants.beta, DecidedBy{plan.b.counts, plan.b.list_capacity}, stream);
+}
+
+// The emulated call after the splits: the choice's body 1.
+void enqueue_emulated(const GemmArgs64& g, const Plan& plan, const crt::Constants& constants, cudaStream_t stream) {
+  cublasHandle_t h = body_handle(plan, stream);
   const int one = 1, zero = 0;
   const index_t kp = plan.a.depth_pad;
   // One product per modulus where each is large (cuBLAS's kernel for one 8192^3 product ran at
@@ -473,9 +544,20 @@ void enqueue(const GemmArgs64& g, const Plan& plan_in, const crt::Constants& con
   }
   EntryArgs e = entry_args(g, plan);
   e.n_panel = g.n;
-  launch_plain(float64_tiles_kernel,
-               dim3(static_cast<unsigned>((g.m + f64_tile - 1) / f64_tile), static_cast<unsigned>((g.n + f64_tile - 1) / f64_tile)),
-               dim3(f64_threads), 0, stream, e);
+  const auto tiles = [](index_t v) { return static_cast<unsigned>((std::max<index_t>(v, 1) + f64_tile - 1) / f64_tile); };
+  launch_plain(float64_tiles_kernel<true>, dim3(tiles(plan.a.list_capacity), tiles(g.n)), dim3(f64_threads), 0, stream, e);
+  launch_plain(float64_tiles_kernel<false>, dim3(tiles(g.m), tiles(plan.b.list_capacity)), dim3(f64_threads), 0, stream,
+               e);
+}
+
+// Everything the choice's graph nodes depend on (handoff_graph.hpp's key).
+std::vector<long long> choice_key(const GemmArgs64& g, const Plan& plan) {
+  const auto address = [](const void* p) { return static_cast<long long>(reinterpret_cast<std::uintptr_t>(p)); };
+  long long alpha = 0, beta = 0;
+  std::memcpy(&alpha, &g.alpha, sizeof alpha);
+  std::memcpy(&beta, &g.beta, sizeof beta);
+  return {g.m, g.n, g.k, g.lda, g.ldb, g.ldc, static_cast<long long>(g.trans_a), static_cast<long long>(g.trans_b),
+          address(g.a), address(g.b), address(g.c), alpha, beta, address(plan.counts), plan.moduli, plan.panel};
 }
 
 bool can_report(cudaStream_t stream) {
@@ -526,16 +608,30 @@ void gemm(PolicyId policy, const GemmArgs64& g, cudaStream_t stream) {
     return native_dgemm(g, stream);
   }
   WorkspaceCarver scratch(workspace.data(), sizer.size());
-  const Plan plan = carve(g, moduli, scratch);
-  enqueue(g, plan, constants, stream);
+  Plan plan = carve(g, moduli, scratch);
+  enqueue_splits(g, plan, constants, stream);
+  const HandoffCounts counts{plan.a.counts, plan.b.counts, g.m, g.n};
+  enqueue_device_choice(
+      stream, counts, choice_key(g, plan), [&](cudaStream_t s) { dgemm_on(body_handle(plan, s), g); },
+      [&](cudaStream_t s) { enqueue_emulated(g, plan, constants, s); });
+  // This thread's handle back on the caller's stream with its own workspace (cuBLAS's
+  // default): the plan's is freed with the call's scratch.
+  EGEMM_CUBLAS_CHECK(cublasSetStream(cublas_handle(), stream));
   if (can_report(stream)) {
-    unsigned counts[4] = {0, 0, 0, 0};
-    EGEMM_CUDA_CHECK(cudaMemcpyAsync(counts, plan.counts, sizeof counts, cudaMemcpyDeviceToHost, stream));
+    unsigned c[4] = {0, 0, 0, 0};
+    EGEMM_CUDA_CHECK(cudaMemcpyAsync(c, plan.counts, sizeof c, cudaMemcpyDeviceToHost, stream));
     EGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
     log_debug([&] {
-      return "cuda EmulatedFP64 " + describe(g) + " -> " + std::to_string(moduli) + " moduli, float64 for " +
-             std::to_string(counts[0] - counts[1]) + " wide rows of op(A), " + std::to_string(counts[2] - counts[3]) +
-             " wide columns of op(B), " + std::to_string(counts[1] + counts[3]) + " with Inf/NaN";
+      const std::string head = "cuda EmulatedFP64 " + describe(g);
+      if (c[2] > plan.b.list_capacity)  // op(B) alone decided: op(A) was not read
+        return head + " -> native_fp64 (" + std::to_string(c[2] - c[3]) + " wide columns of op(B), " +
+               std::to_string(c[3]) + " with Inf/NaN: handed off on the device, op(A) not read)";
+      const std::string flagged = std::to_string(c[0] - c[1]) + " wide rows of op(A), " +
+                                  std::to_string(c[2] - c[3]) + " wide columns of op(B), " +
+                                  std::to_string(c[1] + c[3]) + " with Inf/NaN";
+      return crt::hands_off_to_dgemm(g.m, g.n, c[0], c[2])
+                 ? head + " -> native_fp64 (" + flagged + ": handed off on the device)"
+                 : head + " -> " + std::to_string(moduli) + " moduli, float64 for " + flagged;
     });
   }
 }

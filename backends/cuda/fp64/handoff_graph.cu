@@ -1,0 +1,214 @@
+// EmulatedFP64's on-device choice (handoff_graph.hpp): the choosing kernel, the
+// conditional node and its bodies, in the caller's capture or in cached graphs.
+#include "backends/cuda/fp64/handoff_graph.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <iterator>
+#include <list>
+#include <mutex>
+
+#include "backends/cuda/runtime/context_generation.hpp"
+#include "backends/cuda/runtime/cuda_check.hpp"
+#include "backends/cuda/runtime/per_device.hpp"
+#include "backends/cuda/runtime/relaxed_capture.hpp"
+#include "egemm/numerics/fp64_handoff.hpp"
+
+namespace egemm::cuda {
+namespace {
+
+// Body 0 of the IF node (condition non-zero) hands off, body 1 emulates.
+__global__ void choose_kernel(cudaGraphConditionalHandle handle, HandoffCounts c) {
+  const unsigned flagged_a = *c.flagged_a, flagged_b = *c.flagged_b;
+  cudaGraphSetConditional(handle, numerics::crt::hands_off_to_dgemm(c.m, c.n, flagged_a, flagged_b) ? 1u : 0u);
+}
+
+// A non-blocking stream per device the bodies are captured on (one capture at a
+// time: capture_mutex). Never destroyed, like the library's handles: a reset's
+// new context gets a new one.
+PerDevice<cudaStream_t> capture_streams;
+std::mutex capture_mutex;
+
+// One body as a graph of its own, captured from `body` (nothing added to any
+// graph of the caller's where capturing it fails).
+cudaGraph_t capture_body(const BodyEnqueue& body) {
+  const cudaStream_t s = capture_streams.get([](int) {
+    cudaStream_t created = nullptr;
+    EGEMM_CUDA_CHECK(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking));
+    return created;
+  });
+  EGEMM_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+  try {
+    body(s);
+  } catch (...) {
+    cudaGraph_t partial = nullptr;
+    (void)cudaStreamEndCapture(s, &partial);
+    if (partial != nullptr) (void)cudaGraphDestroy(partial);
+    (void)cudaGetLastError();  // the capture's own failure, not the caller's
+    throw;
+  }
+  cudaGraph_t graph = nullptr;
+  EGEMM_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+  return graph;
+}
+
+struct OwnedGraph {
+  cudaGraph_t g = nullptr;
+  ~OwnedGraph() {
+    if (g != nullptr) (void)cudaGraphDestroy(g);
+  }
+};
+
+// Adds to `graph`, after `deps`, the choosing kernel and the IF/ELSE node whose
+// bodies hold `hand_off` and `emulate` (as child graphs: the bodies are
+// captured whole before anything joins `graph`). Returns the conditional node.
+cudaGraphNode_t add_choice(cudaGraph_t graph, const cudaGraphNode_t* deps, const cudaGraphEdgeData* edges,
+                           std::size_t ndeps, const HandoffCounts& counts, const BodyEnqueue& hand_off,
+                           const BodyEnqueue& emulate) {
+  OwnedGraph hand_off_body, emulate_body;
+  {
+    const std::lock_guard<std::mutex> lock(capture_mutex);
+    hand_off_body.g = capture_body(hand_off);
+    emulate_body.g = capture_body(emulate);
+  }
+  cudaGraphConditionalHandle handle{};
+  EGEMM_CUDA_CHECK(cudaGraphConditionalHandleCreate(&handle, graph, 0, 0));
+
+  HandoffCounts args = counts;
+  void* params[] = {&handle, &args};
+  cudaGraphNodeParams kernel{};
+  kernel.type = cudaGraphNodeTypeKernel;
+  kernel.kernel.func = reinterpret_cast<void*>(choose_kernel);
+  kernel.kernel.gridDim = dim3(1);
+  kernel.kernel.blockDim = dim3(1);
+  kernel.kernel.kernelParams = params;
+  cudaGraphNode_t chooser = nullptr;
+  EGEMM_CUDA_CHECK(cudaGraphAddNode(&chooser, graph, deps, edges, ndeps, &kernel));
+
+  cudaGraphNodeParams choice{};
+  choice.type = cudaGraphNodeTypeConditional;
+  choice.conditional.handle = handle;
+  choice.conditional.type = cudaGraphCondTypeIf;
+  choice.conditional.size = 2;  // [0]: condition non-zero (hand off), [1]: zero (emulate)
+  cudaGraphNode_t node = nullptr;
+  EGEMM_CUDA_CHECK(cudaGraphAddNode(&node, graph, &chooser, nullptr, 1, &choice));
+  cudaGraphNode_t child = nullptr;
+  EGEMM_CUDA_CHECK(cudaGraphAddChildGraphNode(&child, choice.conditional.phGraph_out[0], nullptr, 0, hand_off_body.g));
+  EGEMM_CUDA_CHECK(cudaGraphAddChildGraphNode(&child, choice.conditional.phGraph_out[1], nullptr, 0, emulate_body.g));
+  return node;
+}
+
+// --- executable graphs for streams not being captured -----------------------------------
+
+struct Cached {
+  int device;
+  unsigned generation;
+  std::vector<long long> key;
+  cudaGraphExec_t exec;
+};
+
+// At most this many executable graphs across devices, most recently used first.
+// Never destroyed at exit (the runtime may be gone by then); those of a context
+// since destroyed are dropped, not destroyed (context_generation.hpp).
+constexpr std::size_t cache_capacity = 8;
+
+struct ChoiceCache {
+  std::mutex mutex;
+  std::list<Cached> entries;
+  std::atomic<unsigned long long> builds{0};
+};
+
+ChoiceCache& cache() {
+  static auto* c = new ChoiceCache;
+  return *c;
+}
+
+void launch_cached(cudaStream_t stream, const HandoffCounts& counts, const std::vector<long long>& key,
+                   const BodyEnqueue& hand_off, const BodyEnqueue& emulate) {
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  const unsigned generation = context_generation(device);
+  ChoiceCache& c = cache();
+  // Held through the launch: another thread's update of a graph between this
+  // thread's lookup and its launch would launch that thread's call.
+  const std::lock_guard<std::mutex> lock(c.mutex);
+  const RelaxedCaptureScope relaxed;  // instantiating may allocate; another stream of this thread may be capturing
+  for (auto it = c.entries.begin(); it != c.entries.end();) {
+    if (it->generation != context_generation(it->device)) {
+      it = c.entries.erase(it);  // its context is gone, and its graph with it
+      continue;
+    }
+    if (it->device == device && it->generation == generation && it->key == key) {
+      c.entries.splice(c.entries.begin(), c.entries, it);
+      EGEMM_CUDA_CHECK(cudaGraphLaunch(c.entries.front().exec, stream));
+      return;
+    }
+    ++it;
+  }
+  c.builds.fetch_add(1, std::memory_order_relaxed);
+  OwnedGraph graph;
+  EGEMM_CUDA_CHECK(cudaGraphCreate(&graph.g, 0));
+  (void)add_choice(graph.g, nullptr, nullptr, 0, counts, hand_off, emulate);
+
+  // Full: the least recently used graph of this device takes the new parameters
+  // where its topology allows (cudaGraphExecUpdate), else it is replaced.
+  cudaGraphExec_t exec = nullptr;
+  if (c.entries.size() >= cache_capacity) {
+    auto victim = c.entries.end();
+    for (auto it = c.entries.begin(); it != c.entries.end(); ++it)
+      if (it->device == device) victim = it;
+    if (victim == c.entries.end()) victim = std::prev(c.entries.end());
+    if (victim->device == device) {
+      cudaGraphExecUpdateResultInfo info{};
+      if (cudaGraphExecUpdate(victim->exec, graph.g, &info) == cudaSuccess) {
+        exec = victim->exec;
+      } else {
+        (void)cudaGetLastError();  // the update's refusal, not the caller's error
+        (void)cudaGraphExecDestroy(victim->exec);
+      }
+    } else {
+      int current = device;
+      (void)cudaSetDevice(victim->device);
+      (void)cudaGraphExecDestroy(victim->exec);
+      (void)cudaSetDevice(current);
+    }
+    c.entries.erase(victim);
+  }
+  if (exec == nullptr) EGEMM_CUDA_CHECK(cudaGraphInstantiate(&exec, graph.g, 0));
+  c.entries.push_front(Cached{device, generation, key, exec});
+  EGEMM_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+}
+
+}  // namespace
+
+void enqueue_device_choice(cudaStream_t stream, const HandoffCounts& counts, const std::vector<long long>& key,
+                           const BodyEnqueue& hand_off, const BodyEnqueue& emulate) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaGraph_t graph = nullptr;
+  const cudaGraphNode_t* deps = nullptr;
+  const cudaGraphEdgeData* edges = nullptr;
+  std::size_t ndeps = 0;
+  EGEMM_CUDA_CHECK(cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph, &deps, &edges, &ndeps));
+  if (status == cudaStreamCaptureStatusNone) return launch_cached(stream, counts, key, hand_off, emulate);
+  if (status != cudaStreamCaptureStatusActive)
+    throw_cuda_error(cudaErrorStreamCaptureInvalidated, "EmulatedFP64's choice in a capture", __FILE__, __LINE__);
+  // CUDA's pattern for conditional nodes in stream capture: the nodes join the
+  // capture graph after the stream's current dependencies, and the stream then
+  // continues from the conditional node.
+  const std::vector<cudaGraphNode_t> dep_nodes(deps, deps + ndeps);
+  std::vector<cudaGraphEdgeData> dep_edges;
+  if (edges != nullptr) dep_edges.assign(edges, edges + ndeps);
+  cudaGraphNode_t node = add_choice(graph, dep_nodes.data(), edges != nullptr ? dep_edges.data() : nullptr, ndeps,
+                                    counts, hand_off, emulate);
+  EGEMM_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(stream, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
+}
+
+int cached_choice_graphs() {
+  ChoiceCache& c = cache();
+  const std::lock_guard<std::mutex> lock(c.mutex);
+  return static_cast<int>(c.entries.size());
+}
+
+unsigned long long choice_graph_builds() { return cache().builds.load(std::memory_order_relaxed); }
+
+}  // namespace egemm::cuda
