@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "backends/host/packed_operand.hpp"
 #include "device_support.hpp"
 #include "egemm/numerics/half_bits.hpp"
+#include "egemm/numerics/outliers.hpp"
 #include "egemm/numerics/row_exponent.hpp"
 #include "egemm/path_selection.hpp"
 
@@ -215,9 +217,10 @@ test::Matrix fp16_path_operand(index_t rows, index_t depth, bool rows_contiguous
   return m;
 }
 
+// `missed`: how many rows of each operand at least should miss their guess on the FP16 path.
 void check_emulated_split(const test::Matrix& a_stored, bool a_rows_contiguous, index_t a_rows,
                           const test::Matrix& b_stored, bool b_rows_contiguous, index_t b_rows, index_t depth,
-                          EmulationPath expected_path) {
+                          EmulationPath expected_path, std::uint32_t missed = 4) {
   const index_t words_a = cuda::split_stats_words(a_rows), words_b = cuda::split_stats_words(b_rows);
   test::DeviceBuffer<std::uint32_t> words(static_cast<std::size_t>(words_a + words_b + 3));
   test::cuda_ok(cudaMemset(words.get(), 0, words.size() * 4), "memset");
@@ -247,7 +250,7 @@ void check_emulated_split(const test::Matrix& a_stored, bool a_rows_contiguous, 
                   static_cast<int>(marks.size()));
     }
     const index_t rows = op->dst.rows, first = op == &a ? 0 : words_a;
-    std::uint32_t resplit = 0;
+    std::uint32_t resplit = 0, zeroed = 0;
     for (index_t i = 0; i < rows; ++i) {
       bool nonfinite = false;
       const RowRange range = row_range(op->host_rows, i, &nonfinite);
@@ -265,11 +268,13 @@ void check_emulated_split(const test::Matrix& a_stored, bool a_rows_contiguous, 
       const std::uint32_t state = *(w.data() + (op->dst.outlier_state - words.get()) + i);
       EXPECT_EQ((state & cuda::outlier_routed) != 0, routed) << "outlier route of row " << i;
       if (routed) EXPECT_EQ(state & cuda::outlier_count_mask, outliers.count) << "outliers of row " << i;
-      resplit += routed ||
-                 emulated_fp32_row_exponent(op->host_rows, i) != emulated_fp32_guessed_exponent(op->host_rows, i);
+      const bool miss = emulated_fp32_row_exponent(op->host_rows, i) != emulated_fp32_guessed_exponent(op->host_rows, i);
+      resplit += miss;
+      zeroed += routed && !miss;
     }
     EXPECT_EQ(*(w.data() + (op->dst.resplit_count - words.get())), resplit) << "rows split again";
-    if (!tf32) EXPECT_GE(resplit, 4u) << "the test's rows 1, 3, 4, 5 should miss their guess";
+    EXPECT_EQ(*(w.data() + (op->dst.outlier_zero_count - words.get())), zeroed) << "routed rows with their guess";
+    if (!tf32) EXPECT_GE(resplit, missed) << "the test's rows that should miss their guess";
   }
   EXPECT_EQ(w[words_a + words_b] != 0, any) << "any-non-finite flag";
 }
@@ -283,6 +288,53 @@ TEST(CudaSplit, EmulatedFp32SplitEqualsTheHostsOnTheFp16Path) {
     const test::Matrix b = fp16_path_operand(70, depth, !a_rows_contiguous);
     check_emulated_split(a, a_rows_contiguous, 45, b, !a_rows_contiguous, 70, depth, EmulationPath::fp16_scaled);
   }
+}
+
+// Many rows touched again by the second split, in every layout (op(A) and
+// op(B)^T each with rows or depth contiguous: the four transposes), m and n
+// not multiples of 8: rows with 1 to 4 values 2^30 above the rest past their
+// first 32 (routed, guess held: only the outliers' pieces zeroed), with one
+// among their first 32 (routed, guess missed: split again), with their values
+// past the first 32 scaled by 2^5 (guess missed, not routed; the last row
+// among them, in the last, partial, panel and 8-row group), the rest uniform
+// and kept. Depth 1100 (16-byte loads along k where rows are k-contiguous)
+// and 1027 (4-byte loads), neither a multiple of the panel.
+test::Matrix second_split_operand(index_t rows, index_t depth, bool rows_contiguous) {
+  const std::uint64_t seed = test::fresh_seed();
+  test::Matrix m = rows_contiguous ? test::random_matrix(rows, depth, seed) : test::random_matrix(depth, rows, seed);
+  for (float& x : m.data)
+    if (std::fabs(x) < 0x1p-8f) x = std::copysign(0x1p-8f, x);  // no row wide but for its outliers
+  auto at = [&](index_t i, index_t p) -> float& { return rows_contiguous ? m(i, p) : m(p, i); };
+  auto outlier = [&](index_t i, index_t p) { at(i, p) = std::copysign(0x1p30f * (0.5f + std::fabs(at(i, p))), at(i, p)); };
+  std::mt19937_64 rng(seed + 7);
+  std::uniform_int_distribution<int> kind(0, 9);
+  std::uniform_int_distribution<index_t> late(numerics::exponent_guess_values, depth - 1), early(0, numerics::exponent_guess_values - 1);
+  const int most = numerics::max_outliers_per_row(depth);
+  for (index_t i = 0; i < rows; ++i) {
+    const int k = i == rows - 1 ? 9 : i == rows - 2 ? 0 : kind(rng);
+    if (k <= 2) {
+      for (int o = 0; o <= (i + k) % most; ++o) outlier(i, late(rng));
+    } else if (k == 3) {
+      outlier(i, early(rng));
+    } else if (k == 9) {
+      for (index_t p = numerics::exponent_guess_values; p < depth; ++p) at(i, p) *= 0x1p5f;
+    }
+  }
+  return m;
+}
+
+TEST(CudaSplit, EmulatedFp32SecondSplitEqualsTheHostsForManyTouchedRows) {
+  EGEMM_REQUIRE_GPU();
+  for (index_t depth : {1100, 1027})
+    for (bool a_rows_contiguous : {true, false}) {
+      SCOPED_TRACE(::testing::Message() << "depth " << depth << (a_rows_contiguous ? ", op(A) rows contiguous" : ", op(A) depth contiguous"));
+      const index_t a_rows = 301, b_rows = 213;
+      const test::Matrix a = second_split_operand(a_rows, depth, a_rows_contiguous);
+      const test::Matrix b = second_split_operand(b_rows, depth, !a_rows_contiguous);
+      check_emulated_split(a, a_rows_contiguous, a_rows, b, !a_rows_contiguous, b_rows, depth, EmulationPath::fp16_scaled,
+                           /*missed=*/10);
+      if (::testing::Test::HasFailure()) return;
+    }
 }
 
 // Rows wide only for one outlier each: split by their bulks with the outlier

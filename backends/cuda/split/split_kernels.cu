@@ -12,7 +12,8 @@
 // the row's first values (numerics/row_exponent.hpp; every block of a row
 // panel works out the same guess), splits with it and gathers the row's
 // statistics as it goes; the path choice keeps every guess that holds its
-// row, and a second, usually empty, launch splits the other rows again. On
+// row, and a second, usually short, launch splits the other rows again and
+// zeroes the outliers' pieces of routed rows (resplit_plan.hpp). On
 // data too wide for the FP16 path the split learns so from the first blocks'
 // panels and the rest write TF32 pieces at once; the second launch redoes the
 // panels that went out in FP16 before it knew, and the TF32 ones their FP16
@@ -26,6 +27,7 @@
 #include "backends/cuda/runtime/dependent_launch.hpp"
 #include "backends/cuda/runtime/device_facts.hpp"
 #include "backends/cuda/runtime/per_device.hpp"
+#include "backends/cuda/split/resplit_plan.hpp"
 #include "backends/cuda/split/split_operand.hpp"
 #include "backends/cuda/split/split_panel.cuh"
 #include "egemm/errors.hpp"
@@ -268,8 +270,9 @@ __device__ __noinline__ void sort_outlier_slots(uint2* slots, std::uint32_t coun
 // gathered, and its exponent settled: a guess that does not hold the row
 // gives way to the exact exponent, and the row is listed for the second
 // split. A row that takes the outlier route (egemm::routes_outliers) is
-// judged and scaled by its bulk, marked, and always split again (its
-// outliers leave its pieces).
+// judged and scaled by its bulk and marked; its outliers leave its pieces:
+// the whole row split again where its guess failed, else only their pieces
+// zeroed (listed from the back of resplit_list; resplit_plan.hpp).
 __device__ __forceinline__ void settle_row(const SplitOperand& op, index_t row, std::uint32_t* path_word) {
   if (row >= op.rows) return;
   RowStats stats;
@@ -290,12 +293,13 @@ __device__ __forceinline__ void settle_row(const SplitOperand& op, index_t row, 
     atomicAdd(op.outlier_lines, 1u);
     atomicOr(path_word, path_sparse_outliers);
   }
-  if (e != guess || routed) {
+  if (e != guess) {  // split again from the operand
     op.exponent[row] = e;
     op.resplit_list[atomicAdd(op.resplit_count, 1u)] = static_cast<std::uint32_t>(row);
-    const index_t panel = row / panel_rows;
-    if (atomicOr(op.resplit_panel_rows + panel, 1u << (row % panel_rows)) == 0)
-      op.resplit_panels[atomicAdd(op.resplit_panel_count, 1u)] = static_cast<std::uint32_t>(panel);
+    const std::uint32_t before = atomicOr(op.resplit_panel_rows + row / panel_rows, resplit::row_bit(row));
+    if (resplit::opens_group(before, row)) op.resplit_groups[atomicAdd(op.resplit_group_count, 1u)] = resplit::group_of(row);
+  } else if (routed) {  // every piece as the split wrote it but its outliers'
+    op.resplit_list[resplit::zero_only_slot(op.rows, atomicAdd(op.outlier_zero_count, 1u))] = static_cast<std::uint32_t>(row);
   }
 }
 
@@ -335,13 +339,10 @@ __global__ void __launch_bounds__(path_choice_threads) path_choice_kernel(const 
   for (std::uint32_t s = threadIdx.x; s < wide_b; s += blockDim.x) atomicOr(b.nonfinite + __ldcg(b.wide_list + s), row_recomputed);
 }
 
-// The second split's work items of one operand: (row panel with listed rows,
-// k-panel) pairs on the FP16 path (at one outlier in 10^4 about half of the
-// rows take the outlier route, and a panel read for each listed row took 2.9
-// ms at 8192^3 on an H200), every (row panel, k-panel) on the TF32 path (the
-// panel's index in panel_in_tf32).
-__device__ __forceinline__ index_t resplit_items(const SplitOperand& op, bool tf32) {
-  return (tf32 ? op.rows_pad / panel_rows : static_cast<index_t>(*op.resplit_panel_count)) * split_k_panels(op);
+// The TF32 path's second split: every (row panel, k panel), the panel's
+// index in panel_in_tf32.
+__device__ __forceinline__ index_t tf32_resplit_items(const SplitOperand& op) {
+  return op.rows_pad / panel_rows * split_k_panels(op);
 }
 
 // Whether TF32 panel `item` (row panel r0, depth p0) holds the split's TF32
@@ -358,47 +359,156 @@ __device__ __forceinline__ bool tf32_panel_intact(const SplitOperand& dst, index
   return __syncthreads_or(overwritten) == 0;
 }
 
-// One item: the panel is staged whole (its loads stay coalesced); on the
-// FP16 path only the listed rows' lanes write, with their exact exponents; on
-// the TF32 path every row, unscaled, unless the split's TF32 pieces are intact.
-template <bool Tf32>
-__device__ __forceinline__ void resplit_item(const OperandRows& src, const SplitOperand& dst, index_t item,
-                                             Panel& panel) {
-  const index_t panels = split_k_panels(dst), p0 = item % panels * panel_k;
-  if (Tf32 && tf32_panel_intact(dst, item, item / panels * panel_rows, p0)) return;
-  const index_t row_panel = Tf32 ? item / panels : static_cast<index_t>(dst.resplit_panels[item / panels]);
-  const std::uint32_t listed = Tf32 ? ~0u : dst.resplit_panel_rows[row_panel];
-  const index_t r0 = row_panel * panel_rows;
+// One TF32 item: the panel is staged whole (its loads stay coalesced) and
+// every row written, unscaled, unless the split's TF32 pieces are intact.
+__device__ __forceinline__ void tf32_resplit_item(const OperandRows& src, const SplitOperand& dst, index_t item,
+                                                  Panel& panel) {
+  const index_t panels = split_k_panels(dst), p0 = item % panels * panel_k, r0 = item / panels * panel_rows;
+  if (tf32_panel_intact(dst, item, r0, p0)) return;
   __syncthreads();  // the previous item's reads of the panel are done
   load_panel(with_opaque_strides(src), r0, p0, panel);
   __syncthreads();
   const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
-  const index_t row = r0 + r;
-  if (!Tf32 && ((listed >> r) & 1u) == 0) return;
   float x[per_thread];
   read_row_values(panel, r, q, x);
-  if constexpr (Tf32) {
-    write_row_values<SplitRule::tf32>(x, dst, row, p0, q, true);
-  } else {
-    if ((dst.outlier_state[row] & outlier_routed) != 0) {  // its outliers are added apart
-      const std::uint32_t threshold_bits = dst.outlier_threshold_bits[row];
+  write_row_values<SplitRule::tf32>(x, dst, r0 + r, p0, q, true);
+}
+
+// A listed row's 16 values of a thread (k panel at p0) into its FP16
+// pieces, as the split would with the row's exact exponent: a routed row's
+// outliers zeroed (they are added apart).
+__device__ __forceinline__ void write_listed_row(float (&x)[per_thread], const SplitOperand& dst, index_t row,
+                                                 index_t p0, int q) {
+  if ((dst.outlier_state[row] & outlier_routed) != 0) {
+    const std::uint32_t threshold_bits = dst.outlier_threshold_bits[row];
 #pragma unroll
-      for (int v = 0; v < per_thread; ++v)
-        if (numerics::is_outlier_candidate(x[v], threshold_bits)) x[v] = 0.0f;
+    for (int v = 0; v < per_thread; ++v)
+      if (numerics::is_outlier_candidate(x[v], threshold_bits)) x[v] = 0.0f;
+  }
+  scale_row_values(x, dst.exponent[row]);
+  write_row_values<SplitRule::round_scaled_lo>(x, dst, row, p0, q, false);
+}
+
+// Rows k-contiguous: item row r is the chunk's r-th listed row, its lanes
+// read their 16 values straight from it (16-byte loads where the row and
+// the panel allow: read_row_values' order), no shared memory.
+__device__ __forceinline__ void resplit_listed_rows(const OperandRows& src, const SplitOperand& dst, index_t chunk,
+                                                    index_t p0, std::uint32_t listed) {
+  const int r = threadIdx.x / threads_per_row, q = threadIdx.x % threads_per_row;
+  const index_t entry = resplit::row_entry(chunk, r);
+  if (entry >= listed) return;
+  const index_t row = dst.resplit_list[entry];
+  const float* values = src.base + row * src.row_stride + p0;
+  float x[per_thread];
+  if (p0 + panel_k <= src.depth && src.row_stride % 4 == 0 && reinterpret_cast<std::uintptr_t>(src.base) % 16 == 0) {
+#pragma unroll
+    for (int g = 0; g < chunks; ++g) {
+      const float4 v = __ldg(reinterpret_cast<const float4*>(values + panel_column(q, g, 0)));
+      x[g * per_chunk] = v.x, x[g * per_chunk + 1] = v.y, x[g * per_chunk + 2] = v.z, x[g * per_chunk + 3] = v.w;
     }
-    scale_row_values(x, dst.exponent[row]);
-    write_row_values<SplitRule::round_scaled_lo>(x, dst, row, p0, q, false);
+  } else {
+    const index_t depth_left = src.depth - p0;
+#pragma unroll
+    for (int v = 0; v < per_thread; ++v) {
+      const int column = panel_column(q, v / per_chunk, v % per_chunk);
+      x[v] = column < depth_left ? __ldg(values + column) : 0.0f;
+    }
+  }
+  write_listed_row(x, dst, row, p0, q);
+}
+
+// Rows contiguous (or neither dimension): the chunk's 4 listed 8-row groups
+// staged as one 32-row panel (thread t loads panel row t % 32 at depths
+// t / 32 + 8 i: a warp reads each group's 32 bytes at one depth), the
+// groups' listed rows written.
+__device__ __forceinline__ void resplit_listed_groups(const OperandRows& src, const SplitOperand& dst, index_t chunk,
+                                                      index_t p0, std::uint32_t groups, Panel& panel) {
+  const int t = static_cast<int>(threadIdx.x);
+  {
+    const int pr = t % panel_rows, k = t / panel_rows;
+    constexpr int k_step = split_threads / panel_rows;  // 8
+    static_assert(panel_k == k_step * per_thread, "16 depths a thread cover the panel");
+    const index_t entry = resplit::group_entry(chunk, pr);
+    const index_t row = entry < groups ? resplit::group_row(dst.resplit_groups[entry], pr) : src.rows;
+    const bool inside = row < src.rows;
+    const float* first = src.base + (inside ? row : 0) * src.row_stride + (p0 + k) * src.depth_stride;
+    const index_t step = k_step * src.depth_stride;
+    float v[per_thread];
+    if (inside && p0 + panel_k <= src.depth) {
+#pragma unroll
+      for (int i = 0; i < per_thread; ++i) v[i] = __ldg(first + i * step);
+    } else {
+      const index_t depth_left = src.depth - p0;
+#pragma unroll
+      for (int i = 0; i < per_thread; ++i) v[i] = inside && k + i * k_step < depth_left ? __ldg(first + i * step) : 0.0f;
+    }
+    __syncthreads();  // the previous item's reads of the panel are done
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) panel[pr][k + i * k_step] = v[i];
+  }
+  __syncthreads();
+  const int r = t / threads_per_row, q = t % threads_per_row;
+  const index_t entry = resplit::group_entry(chunk, r);
+  if (entry >= groups) return;
+  const index_t row = resplit::group_row(dst.resplit_groups[entry], r);
+  if (row >= dst.rows || !resplit::listed_in(dst.resplit_panel_rows[row / panel_rows], row)) return;
+  float x[per_thread];
+  read_row_values(panel, r, q, x);
+  write_listed_row(x, dst, row, p0, q);
+}
+
+// The routed rows whose guess held: only their outliers' pieces, zero (the
+// split of a zeroed value), a thread a row over the grid.
+__device__ __forceinline__ void zero_routed_outliers(const SplitOperand& dst) {
+  const std::uint32_t rows = *dst.outlier_zero_count;
+  for (index_t n = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; n < rows;
+       n += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const index_t row = dst.resplit_list[resplit::zero_only_slot(dst.rows, static_cast<std::uint32_t>(n))];
+    const std::uint32_t count = dst.outlier_state[row] & outlier_count_mask;
+    const uint2* slots = dst.outlier_slots + row * numerics::outlier_slots;
+#pragma unroll 1
+    for (std::uint32_t s = 0; s < count; ++s) {
+      const index_t at = row * dst.depth_pad + slots[s].x;
+      static_cast<std::uint16_t*>(dst.piece[0])[at] = 0;
+      static_cast<std::uint16_t*>(dst.piece[1])[at] = 0;
+    }
   }
 }
 
-// A grid of blocks walks the items of one operand. Every thread walks every
-// item (the lanes a listed row leaves idle skip only its writes), so the
-// item's __syncthreads see the whole block.
-template <bool Tf32>
-__device__ __forceinline__ void resplit_operand(const OperandRows& src, const SplitOperand& dst, Panel& panel) {
-  const index_t items = resplit_items(dst, Tf32);
+// The FP16 path's second split of one operand (resplit_plan.hpp): the
+// routed rows' outliers zeroed, and the rows whose guess failed split again,
+// read per row or per 8-row group by the operand's layout, the items over
+// the grid. Every thread walks every item of a group walk (the lanes of
+// unlisted rows skip only their writes), so its __syncthreads see the whole
+// block; the choice is the block's.
+__device__ __forceinline__ void fp16_resplit_operand(const OperandRows& src, const SplitOperand& dst, Panel& panel) {
+  zero_routed_outliers(dst);
+  const index_t k_panels = split_k_panels(dst);
+  if (src.depth_stride == 1) {
+    const std::uint32_t listed = *dst.resplit_count;
+    const index_t items = resplit::item_count(listed, resplit::item_rows, k_panels);
 #pragma unroll 1
-  for (index_t item = blockIdx.x; item < items; item += gridDim.x) resplit_item<Tf32>(src, dst, item, panel);
+    for (index_t item = blockIdx.x; item < items; item += gridDim.x) {
+      const resplit::Item at = resplit::item_at(item, k_panels);
+      resplit_listed_rows(src, dst, at.chunk, at.k_panel * panel_k, listed);
+    }
+  } else {
+    const std::uint32_t groups = *dst.resplit_group_count;
+    const index_t items = resplit::item_count(groups, resplit::groups_per_item, k_panels);
+#pragma unroll 1
+    for (index_t item = blockIdx.x; item < items; item += gridDim.x) {
+      const resplit::Item at = resplit::item_at(item, k_panels);
+      resplit_listed_groups(src, dst, at.chunk, at.k_panel * panel_k, groups, panel);
+    }
+  }
+}
+
+// A grid of blocks walks the TF32 items of one operand; every thread walks
+// every item, so the item's __syncthreads see the whole block.
+__device__ __forceinline__ void tf32_resplit_operand(const OperandRows& src, const SplitOperand& dst, Panel& panel) {
+  const index_t items = tf32_resplit_items(dst);
+#pragma unroll 1
+  for (index_t item = blockIdx.x; item < items; item += gridDim.x) tf32_resplit_item(src, dst, item, panel);
 }
 
 __device__ __forceinline__ void zero_exponents(const SplitOperand& op) {
@@ -416,11 +526,11 @@ __global__ void __launch_bounds__(split_threads) resplit_kernel(const OperandPai
   if (path == EmulationPath::tf32_full_range) {
     zero_exponents(ops.dst[0]);  // TF32 pieces are not scaled
     zero_exponents(ops.dst[1]);
-    resplit_operand<true>(ops.src[0], ops.dst[0], panel);
-    resplit_operand<true>(ops.src[1], ops.dst[1], panel);
+    tf32_resplit_operand(ops.src[0], ops.dst[0], panel);
+    tf32_resplit_operand(ops.src[1], ops.dst[1], panel);
   } else if (path == EmulationPath::fp16_scaled) {
-    resplit_operand<false>(ops.src[0], ops.dst[0], panel);
-    resplit_operand<false>(ops.src[1], ops.dst[1], panel);
+    fp16_resplit_operand(ops.src[0], ops.dst[0], panel);
+    fp16_resplit_operand(ops.src[1], ops.dst[1], panel);
   }
 }
 

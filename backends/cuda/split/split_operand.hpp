@@ -47,13 +47,18 @@ struct SplitOperand {
   std::uint32_t* nonfinite = nullptr;        // [rows] row flags: row_nonfinite, row_recomputed (emulation_path.hpp)
   std::uint32_t* wide_count = nullptr;       // EmulatedFP32: rows that do not fit the scaled FP16 split
   std::uint32_t* wide_list = nullptr;        // ... the first max_recomputed_rows(rows) of them
-  std::uint32_t* resplit_count = nullptr;    // EmulatedFP32: rows whose guessed exponent did not hold
-  std::uint32_t* resplit_list = nullptr;     // ... all of them ([rows])
-  // ... by 32-row panel, the second split's work: each listed panel's rows
-  // (a bit a row) and the panels listed ([row panels] each)
+  // EmulatedFP32's second split (resplit_plan.hpp): [rows], from the front
+  // the rows whose guessed exponent did not hold (resplit_count of them, split
+  // again from the operand), from the back the routed rows whose guess held
+  // (outlier_zero_count of them, only their outliers' pieces zeroed)
+  std::uint32_t* resplit_list = nullptr;
+  std::uint32_t* resplit_count = nullptr;
+  std::uint32_t* outlier_zero_count = nullptr;
+  // ... the rows split again by 32-row panel (a bit a row, [row panels]) and
+  // the 8-row groups holding one ([4 row panels], resplit_group_count of them)
   std::uint32_t* resplit_panel_rows = nullptr;
-  std::uint32_t* resplit_panels = nullptr;
-  std::uint32_t* resplit_panel_count = nullptr;
+  std::uint32_t* resplit_groups = nullptr;
+  std::uint32_t* resplit_group_count = nullptr;
   std::uint32_t* known_wide = nullptr;       // EmulatedFP32: [rows] 1 once one panel of the row shows it wide
   std::uint32_t* known_wide_count = nullptr; // ... how many rows are
   std::uint32_t* panel_arrivals = nullptr;   // Int8Slices: [row panels] k panels whose maxima are in (int8_split.cu)
@@ -124,7 +129,7 @@ inline index_t split_row_panels(index_t rows) {
 
 // How many statistics words an operand of `rows` rows takes.
 inline index_t split_stats_words(index_t rows) {
-  return 8 * rows + 5 + max_recomputed_rows(rows) + 3 * split_row_panels(rows);
+  return 8 * rows + 6 + max_recomputed_rows(rows) + 6 * split_row_panels(rows);
 }
 
 // Points op's statistics at `words` (split_stats_words(op.rows) of them);
@@ -144,9 +149,10 @@ inline std::uint32_t* place_split_stats(SplitOperand& op, std::uint32_t* words) 
   op.outlier_max_bits = op.row_weight + op.rows;
   op.outlier_state = op.outlier_max_bits + op.rows;
   op.outlier_lines = op.outlier_state + op.rows;
-  op.resplit_panel_rows = op.outlier_lines + 1;
-  op.resplit_panels = op.resplit_panel_rows + split_row_panels(op.rows);
-  op.resplit_panel_count = op.resplit_panels + split_row_panels(op.rows);
+  op.outlier_zero_count = op.outlier_lines + 1;
+  op.resplit_panel_rows = op.outlier_zero_count + 1;
+  op.resplit_groups = op.resplit_panel_rows + split_row_panels(op.rows);
+  op.resplit_group_count = op.resplit_groups + 4 * split_row_panels(op.rows);
   return words + split_stats_words(op.rows);
 }
 
@@ -177,8 +183,10 @@ void launch_split_both(const OperandRows& a_src, const OperandRows& b_src, Split
 //     themselves on *verdict_blocks and the last settles (more than
 //     max_recomputed_rows wide rows in either operand rule the FP16 path
 //     out, otherwise the listed wide rows are flagged for float64);
-//  3. the second split, by the chosen path: the listed rows again (FP16),
-//     the panels not yet in TF32 pieces (full range), or nothing (native).
+//  3. the second split, by the chosen path: on the FP16 path the rows whose
+//     guess failed again, and only the outliers' pieces of the other routed
+//     rows, zeroed (resplit_plan.hpp); the panels not yet in TF32 pieces
+//     (full range); or nothing (native).
 // behind_route: NormwiseFP32's fallback, which the route's word usually
 // tells to leave at once: step 1 by a grid the SMs hold, walking the panels.
 void launch_emulated_fp32_split(const OperandRows& a_src, const OperandRows& b_src, const SplitOperand& a,
