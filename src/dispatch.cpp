@@ -50,15 +50,20 @@ void detail::gemm_cuda(PolicyId policy, const GemmArgs64& args, cuda_stream_t st
   cuda_call(policy, args, stream);
 }
 
-bool emulated_fp64_uses_tensor_cores(index_t m, index_t n, index_t k) {
+detail::EmulationRoute detail::emulated_fp64_route(index_t m, index_t n, index_t k) {
 #if EGEMM_HAVE_CUDA
-  return cuda::device_supported() && cuda::emulated_fp64_on_tensor_cores(m, n, k);
+  if (!cuda::device_supported()) return EmulationRoute::no_device;
+  return cuda::emulated_fp64_on_tensor_cores(m, n, k) ? EmulationRoute::tensor_cores : EmulationRoute::hand_off;
 #else
   (void)m;
   (void)n;
   (void)k;
-  return false;
+  return EmulationRoute::no_device;
 #endif
+}
+
+bool emulated_fp64_uses_tensor_cores(index_t m, index_t n, index_t k) {
+  return detail::emulated_fp64_route(m, n, k) == detail::EmulationRoute::tensor_cores;
 }
 
 bool cuda_available() {
@@ -69,15 +74,21 @@ bool cuda_available() {
 #endif
 }
 
-bool emulated_fp32_uses_tensor_cores(index_t m, index_t n, index_t k) {
+detail::EmulationRoute detail::emulated_fp32_route(index_t m, index_t n, index_t k) {
 #if EGEMM_HAVE_CUDA
-  return cuda::device_supported() && cuda::emulated_fp32_on_tensor_cores(m, n, k);
+  const int device = cuda::supported_current_device();
+  if (device < 0) return EmulationRoute::no_device;
+  return cuda::emulated_fp32_on_tensor_cores(device, m, n, k) ? EmulationRoute::tensor_cores : EmulationRoute::hand_off;
 #else
   (void)m;
   (void)n;
   (void)k;
-  return false;
+  return EmulationRoute::no_device;
 #endif
+}
+
+bool emulated_fp32_uses_tensor_cores(index_t m, index_t n, index_t k) {
+  return detail::emulated_fp32_route(m, n, k) == detail::EmulationRoute::tensor_cores;
 }
 
 void release_cached_device_memory() {

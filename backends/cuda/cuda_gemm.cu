@@ -362,6 +362,12 @@ void emulated_gemm(const GemmArgs& g, cudaStream_t stream) {
 // keeps EmulatedFP32 on the tensor cores at every size and shape (the GPU
 // tests use it to exercise the kernels on small problems).
 bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
+  int device = 0;
+  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  return emulated_fp32_on_tensor_cores(device, m, n, k);
+}
+
+bool emulated_fp32_on_tensor_cores(int device, index_t m, index_t n, index_t k) {
   const Tuning& t = tuning();
   if (!small_gemm_fallback(t)) return true;
   const Sm90Kernel forced = t.sm90_kernel;  // read before the model's lookups call tuning() again
@@ -376,8 +382,6 @@ bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k) {
     bool on_tensor_cores = false;
   };
   thread_local Answer last;
-  int device = 0;
-  EGEMM_CUDA_CHECK(cudaGetDevice(&device));
   const unsigned generation = context_generation(device);
   if (last.device == device && last.generation == generation && last.forced == forced && last.m == m && last.n == n &&
       last.k == k)

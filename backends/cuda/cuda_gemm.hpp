@@ -39,6 +39,8 @@ void require_host_memory(const GemmArgs64& args);
 // EmulatedFP32 on an m x n x k problem runs the tensor-core emulation, not the
 // SGEMM hand-off (see egemm::emulated_fp32_uses_tensor_cores).
 bool emulated_fp32_on_tensor_cores(index_t m, index_t n, index_t k);
+// The same on `device`, the current one (the caller has asked which it is).
+bool emulated_fp32_on_tensor_cores(int device, index_t m, index_t n, index_t k);
 
 // EmulatedFP64 on an m x n x k problem runs the INT8 moduli, not the DGEMM
 // hand-off (see egemm::emulated_fp64_uses_tensor_cores).
@@ -46,5 +48,9 @@ bool emulated_fp64_on_tensor_cores(index_t m, index_t n, index_t k);
 
 // A CUDA device is visible and has the tensor cores the kernels use (sm_80+).
 bool device_supported();
+// The same for `device` (the current one), which the caller has already asked for.
+bool device_supported(int device);
+// The current device where device_supported(), else -1: one query of which device is current.
+int supported_current_device();
 
 }  // namespace egemm::cuda

@@ -22,13 +22,16 @@ constexpr double batch_item_min_work = 2048.0 * 2048.0 * 512.0;
 // the current device, or null where it does. May throw (a device query).
 const char* fp32_refusal(egemm::PolicyId id, int64_t m, int64_t n, int64_t k, int64_t batch) {
   if (!emulated(id)) return "NativeFP32 is cuBLAS SGEMM itself";
-  if (!egemm::cuda_available()) return "the current device is not one EGEMM runs on";
   // Where EmulatedFP32 would hand the shape to SGEMM (C of too few tiles
   // for its depth, or too thin or shallow to repay the split), the caller's cuBLAS
   // call is that SGEMM, with the caller's own settings; the other emulated
-  // tags have no faster way there either.
-  if (!egemm::emulated_fp32_uses_tensor_cores(m, n, k))
-    return "EGEMM would hand this shape to SGEMM (too small or thin to gain)";
+  // tags have no faster way there either. One device query: every call
+  // passed through pays for this decision.
+  switch (egemm::detail::emulated_fp32_route(m, n, k)) {
+    case egemm::detail::EmulationRoute::no_device: return "the current device is not one EGEMM runs on";
+    case egemm::detail::EmulationRoute::hand_off: return "EGEMM would hand this shape to SGEMM (too small or thin to gain)";
+    case egemm::detail::EmulationRoute::tensor_cores: break;
+  }
   if (batch > 1 && static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < batch_item_min_work)
     return "a batch of products below 2048 x 2048 x 512 each: cuBLAS's one launch beats a call each";
   return nullptr;
@@ -41,8 +44,11 @@ const char* fp32_refusal(egemm::PolicyId id, int64_t m, int64_t n, int64_t k, in
 const char* fp64_refusal(egemm::PolicyId id, int64_t m, int64_t n, int64_t k, int64_t batch) {
   if (id != egemm::PolicyId::emulated_fp64) return "not an FP64 tag";
   if (batch != 1) return "an FP64 batch (EGEMM takes FP64 products one call at a time)";
-  if (!egemm::cuda_available()) return "the current device is not one EGEMM runs on";
-  if (!egemm::emulated_fp64_uses_tensor_cores(m, n, k)) return "EGEMM would hand this shape to DGEMM (too small to gain)";
+  switch (egemm::detail::emulated_fp64_route(m, n, k)) {
+    case egemm::detail::EmulationRoute::no_device: return "the current device is not one EGEMM runs on";
+    case egemm::detail::EmulationRoute::hand_off: return "EGEMM would hand this shape to DGEMM (too small to gain)";
+    case egemm::detail::EmulationRoute::tensor_cores: break;
+  }
   return nullptr;
 }
 

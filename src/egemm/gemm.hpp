@@ -34,6 +34,13 @@ void gemm_host(PolicyId policy, const GemmArgs& args);
 void gemm_cuda(PolicyId policy, const GemmArgs& args, cuda_stream_t stream);
 void gemm_host(PolicyId policy, const GemmArgs64& args);
 void gemm_cuda(PolicyId policy, const GemmArgs64& args, cuda_stream_t stream);
+
+// Where an emulated call of m x n x k would run on the current CUDA device,
+// from one query of which device that is: the cuBLAS interposer's
+// take-or-pass decision, which every call it passes through pays.
+enum class EmulationRoute { no_device, hand_off, tensor_cores };
+EmulationRoute emulated_fp32_route(index_t m, index_t n, index_t k);
+EmulationRoute emulated_fp64_route(index_t m, index_t n, index_t k);
 }  // namespace detail
 
 template <class Policy, std::enable_if_t<is_policy_for_v<Policy, float>, int> = 0>

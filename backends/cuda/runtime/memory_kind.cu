@@ -241,10 +241,16 @@ void require_host_memory(const GemmArgs64& g) {
   if (device_count().count > 0) require(g, false, "egemm::gemm");
 }
 
-bool device_supported() {
-  if (device_count().count == 0) return false;
+int supported_current_device() {
+  if (device_count().count == 0) return -1;
   int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) return false;
+  if (cudaGetDevice(&device) != cudaSuccess) return -1;
+  return device_supported(device) ? device : -1;
+}
+
+bool device_supported() { return supported_current_device() >= 0; }
+
+bool device_supported(int device) {
   // A device's answer never changes (its architecture and this binary's code
   // for it; a reset leaves both): kept per thread, so that the query a small
   // call's host path makes twice costs one cudaGetDevice.
