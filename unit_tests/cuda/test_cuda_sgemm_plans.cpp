@@ -10,9 +10,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -177,12 +179,18 @@ TEST(CudaSgemmPlans, TheSplitKWorkspaceIsOrderedAcrossStreams) {
   products.expect_each_is_cublas_sgemms();
 }
 
-// A thread's split-k workspace passes to the next thread when it ends: each
-// of two threads in turn enqueues a long product and then split-k products on
-// its cudaStreamPerThread (the same handle value, another stream) and ends
-// without a sync, so that both threads' products would run at once were the
-// second's not ordered after the first's. They must be: two split-k products
-// on one workspace at once corrupt each other's partial sums.
+// A thread's split-k workspace passes to the next thread when it ends. The
+// first thread enqueues a long product and then split-k products on a stream
+// and ends without a sync; the second takes its workspace and does the same on
+// its cudaStreamPerThread (another stream under the handle value every thread
+// shares), so that the two threads' products would run at once were the
+// second's not ordered after the first's last use. They must be: two split-k
+// products on one workspace at once corrupt each other's partial sums.
+// The second thread ends only once the check has synchronised the device: a
+// thread that ended with work queued on its own cudaStreamPerThread, after the
+// tests before this one in the same process, hung in the CUDA driver's
+// thread-exit cleanup with the GPU idle (H200, driver 580.159.04), so no
+// thread here ends with its per-thread stream busy.
 TEST(CudaSgemmPlans, AWorkspacePassedToAnotherThreadIsOrderedAfterItsLastUse) {
   EGEMM_REQUIRE_GPU();
   constexpr int per_thread = 8;
@@ -193,13 +201,42 @@ TEST(CudaSgemmPlans, AWorkspacePassedToAnotherThreadIsOrderedAfterItsLastUse) {
   test::cuda_ok(cudaMemset(lb.get(), 0, lb.size() * sizeof(float)), "zero");
   products.enqueue(0, nullptr);  // the plan's set-up (and cuBLASLt's first load) before the threads
   test::cuda_ok(cudaDeviceSynchronize(), "sync");
-  for (int t = 0; t < 2; ++t)
-    std::thread([&, t] {
-      gemm(NativeFP32{}, 'N', 'N', long_n, long_n, long_n, 1.0f, la.get(), long_n, lb.get(), long_n, 0.0f, lc.get(),
-           long_n, cudaStreamPerThread);
-      for (int i = t * per_thread; i < (t + 1) * per_thread; ++i) products.enqueue(i, cudaStreamPerThread);
-    }).join();
-  products.expect_each_is_cublas_sgemms();
+  const auto long_product = [&](cudaStream_t stream) {
+    gemm(NativeFP32{}, 'N', 'N', long_n, long_n, long_n, 1.0f, la.get(), long_n, lb.get(), long_n, 0.0f, lc.get(),
+         long_n, stream);
+  };
+  test::OwnedStream first_stream;
+  std::thread([&] {
+    long_product(first_stream.get());
+    for (int i = 0; i < per_thread; ++i) products.enqueue(i, first_stream.get());
+  }).join();  // its products still queued: its workspace goes to the next thread
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool enqueued = false, checked = false, threw = false;
+  std::thread second([&] {
+    try {
+      long_product(cudaStreamPerThread);
+      for (int i = per_thread; i < 2 * per_thread; ++i) products.enqueue(i, cudaStreamPerThread);
+    } catch (...) {
+      threw = true;  // reported below; the main thread must not wait for products never enqueued
+    }
+    std::unique_lock<std::mutex> lock(mutex);
+    enqueued = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return checked; });
+  });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return enqueued; });
+  }
+  EXPECT_FALSE(threw) << "the second thread's calls threw";
+  products.expect_each_is_cublas_sgemms();  // synchronises the device first
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    checked = true;
+  }
+  changed.notify_all();
+  second.join();
 }
 
 // Under stream capture the split-k workspace is not used (a replay would
