@@ -176,10 +176,15 @@ void launch_cached(cudaStream_t stream, const HandoffCounts& counts, const std::
         (void)cudaGraphExecDestroy(victim->exec);
       }
     } else {
-      int current = device;
-      (void)cudaSetDevice(victim->device);
-      (void)cudaGraphExecDestroy(victim->exec);
-      (void)cudaSetDevice(current);
+      // Another device's, destroyed there: unless that device's context has been
+      // reset since (no call there has looked yet), then dropped like the stale
+      // entries above, its graph gone with the context.
+      if (cudaSetDevice(victim->device) == cudaSuccess) {
+        if (victim->generation == current_context_generation(victim->device)) (void)cudaGraphExecDestroy(victim->exec);
+        (void)cudaSetDevice(device);
+      } else {
+        (void)cudaGetLastError();
+      }
     }
     c.entries.erase(victim);
   }
