@@ -54,23 +54,30 @@ cudaGraph_t capture_body(const BodyEnqueue& body) {
 
 struct OwnedGraph {
   cudaGraph_t g = nullptr;
+  OwnedGraph() = default;
+  OwnedGraph(const OwnedGraph&) = delete;
+  OwnedGraph& operator=(const OwnedGraph&) = delete;
   ~OwnedGraph() {
     if (g != nullptr) (void)cudaGraphDestroy(g);
   }
 };
 
+// The two bodies, each captured whole as a graph of its own.
+struct Bodies {
+  OwnedGraph hand_off, emulate;
+};
+
+void capture_bodies(Bodies& bodies, const BodyEnqueue& hand_off, const BodyEnqueue& emulate) {
+  const std::lock_guard<std::mutex> lock(capture_mutex);
+  bodies.hand_off.g = capture_body(hand_off);
+  bodies.emulate.g = capture_body(emulate);
+}
+
 // Adds to `graph`, after `deps`, the choosing kernel and the IF/ELSE node whose
-// bodies hold `hand_off` and `emulate` (as child graphs: the bodies are
-// captured whole before anything joins `graph`). Returns the conditional node.
+// bodies hold copies of `bodies` (as child graphs). Returns the conditional node.
+// A failure part way leaves the nodes added before it in `graph`.
 cudaGraphNode_t add_choice(cudaGraph_t graph, const cudaGraphNode_t* deps, const cudaGraphEdgeData* edges,
-                           std::size_t ndeps, const HandoffCounts& counts, const BodyEnqueue& hand_off,
-                           const BodyEnqueue& emulate) {
-  OwnedGraph hand_off_body, emulate_body;
-  {
-    const std::lock_guard<std::mutex> lock(capture_mutex);
-    hand_off_body.g = capture_body(hand_off);
-    emulate_body.g = capture_body(emulate);
-  }
+                           std::size_t ndeps, const HandoffCounts& counts, const Bodies& bodies) {
   cudaGraphConditionalHandle handle{};
   EGEMM_CUDA_CHECK(cudaGraphConditionalHandleCreate(&handle, graph, 0, 0));
 
@@ -93,8 +100,8 @@ cudaGraphNode_t add_choice(cudaGraph_t graph, const cudaGraphNode_t* deps, const
   cudaGraphNode_t node = nullptr;
   EGEMM_CUDA_CHECK(cudaGraphAddNode(&node, graph, &chooser, nullptr, 1, &choice));
   cudaGraphNode_t child = nullptr;
-  EGEMM_CUDA_CHECK(cudaGraphAddChildGraphNode(&child, choice.conditional.phGraph_out[0], nullptr, 0, hand_off_body.g));
-  EGEMM_CUDA_CHECK(cudaGraphAddChildGraphNode(&child, choice.conditional.phGraph_out[1], nullptr, 0, emulate_body.g));
+  EGEMM_CUDA_CHECK(cudaGraphAddChildGraphNode(&child, choice.conditional.phGraph_out[0], nullptr, 0, bodies.hand_off.g));
+  EGEMM_CUDA_CHECK(cudaGraphAddChildGraphNode(&child, choice.conditional.phGraph_out[1], nullptr, 0, bodies.emulate.g));
   return node;
 }
 
@@ -146,9 +153,11 @@ void launch_cached(cudaStream_t stream, const HandoffCounts& counts, const std::
     ++it;
   }
   c.builds.fetch_add(1, std::memory_order_relaxed);
+  Bodies bodies;
+  capture_bodies(bodies, hand_off, emulate);
   OwnedGraph graph;
   EGEMM_CUDA_CHECK(cudaGraphCreate(&graph.g, 0));
-  (void)add_choice(graph.g, nullptr, nullptr, 0, counts, hand_off, emulate);
+  (void)add_choice(graph.g, nullptr, nullptr, 0, counts, bodies);
 
   // Full: the least recently used graph of this device takes the new parameters
   // where its topology allows (cudaGraphExecUpdate), else it is replaced.
@@ -167,10 +176,15 @@ void launch_cached(cudaStream_t stream, const HandoffCounts& counts, const std::
         (void)cudaGraphExecDestroy(victim->exec);
       }
     } else {
-      int current = device;
-      (void)cudaSetDevice(victim->device);
-      (void)cudaGraphExecDestroy(victim->exec);
-      (void)cudaSetDevice(current);
+      // Another device's, destroyed there: unless that device's context has been
+      // reset since (no call there has looked yet), then dropped like the stale
+      // entries above, its graph gone with the context.
+      if (cudaSetDevice(victim->device) == cudaSuccess) {
+        if (victim->generation == current_context_generation(victim->device)) (void)cudaGraphExecDestroy(victim->exec);
+        (void)cudaSetDevice(device);
+      } else {
+        (void)cudaGetLastError();
+      }
     }
     c.entries.erase(victim);
   }
@@ -198,8 +212,20 @@ void enqueue_device_choice(cudaStream_t stream, const HandoffCounts& counts, con
   const std::vector<cudaGraphNode_t> dep_nodes(deps, deps + ndeps);
   std::vector<cudaGraphEdgeData> dep_edges;
   if (edges != nullptr) dep_edges.assign(edges, edges + ndeps);
+  Bodies bodies;
+  capture_bodies(bodies, hand_off, emulate);
+  // The same nodes in a graph of EGEMM's own first: a capture graph's nodes cannot be
+  // removed while it is being captured (cudaStreamGetCaptureInfo), so a refusal part
+  // way (a body a conditional node cannot hold) must come before anything joins it,
+  // or the user's graph would keep a choosing kernel that reads the counts unordered
+  // with the free of the call's scratch.
+  {
+    OwnedGraph trial;
+    EGEMM_CUDA_CHECK(cudaGraphCreate(&trial.g, 0));
+    (void)add_choice(trial.g, nullptr, nullptr, 0, counts, bodies);
+  }
   cudaGraphNode_t node = add_choice(graph, dep_nodes.data(), edges != nullptr ? dep_edges.data() : nullptr, ndeps,
-                                    counts, hand_off, emulate);
+                                    counts, bodies);
   EGEMM_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(stream, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
 }
 

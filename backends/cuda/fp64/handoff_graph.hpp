@@ -24,11 +24,13 @@ using BodyEnqueue = std::function<void(cudaStream_t)>;
 // Enqueues on `stream`, after what it holds, the choice and then `hand_off`'s work
 // or `emulate`'s, whichever the rule picks from the counts when they are final.
 // The stream is being captured: a kernel node and a conditional node join the
-// capture graph. It is not: an executable graph of the two runs on it, taken from
-// a small per-device cache keyed by `key` (every value the bodies' nodes depend
-// on: extents, pointers, alpha and beta, the workspace), updated in place
-// (cudaGraphExecUpdate) or instantiated where no cached one matches. The host
-// never reads a count.
+// capture graph (built first in a graph of their own, so that a body a
+// conditional node refuses throws before anything joins the capture graph). It
+// is not: an executable graph of the two runs on it, taken from a small
+// process-wide cache keyed by device, its context and `key` (every value the
+// bodies' nodes depend on: extents, pointers, alpha and beta, the workspace),
+// updated in place (cudaGraphExecUpdate) or instantiated where no cached one
+// matches. The host never reads a count.
 void enqueue_device_choice(cudaStream_t stream, const HandoffCounts& counts, const std::vector<long long>& key,
                            const BodyEnqueue& hand_off, const BodyEnqueue& emulate);
 
