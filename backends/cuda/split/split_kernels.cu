@@ -39,6 +39,11 @@ namespace {
 
 using namespace split_panel;
 
+// The second split's row masks are indexed by split panel and their bits by
+// the plan's item rows: one and the same 32 rows, a block's rows of threads.
+static_assert(resplit::item_rows == panel_rows && split_threads / threads_per_row == resplit::item_rows,
+              "a second-split item is a split panel's rows, one row of threads each");
+
 constexpr int path_choice_threads = 256;
 
 // One or two operands of a launch. The kernels pick theirs by a branch to
