@@ -117,7 +117,7 @@ TEST(ResplitPlan, EachWalkWritesEveryListedRowOnceAndReadsOnlyWhatItNeeds) {
           EXPECT_EQ(again.count(where.first), 1u) << "row " << where.first << " written but not listed";
         }
 
-        // Rows contiguous: each item stages panel row pr (loads) and writes row r from panel row r.
+        // Rows contiguous: each item stages panel row pr (loads) and writes the listed ones of them.
         std::map<std::pair<index_t, index_t>, int> read, group_written;
         const index_t group_items = plan::item_count(static_cast<std::uint32_t>(l.groups.size()), plan::groups_per_item, k_panels);
         for (index_t item = 0; item < group_items; ++item) {
@@ -135,7 +135,6 @@ TEST(ResplitPlan, EachWalkWritesEveryListedRowOnceAndReadsOnlyWhatItNeeds) {
             if (entry >= static_cast<index_t>(l.groups.size())) continue;
             const index_t row = plan::group_row(l.groups[static_cast<std::size_t>(entry)], r);
             if (row >= c.rows || !plan::listed_in(l.panel_rows[static_cast<std::size_t>(row / 32)], row)) continue;
-            EXPECT_EQ(staged[r], row) << "row " << row << " written from another row's staged values";
             ++group_written[{row, at.k_panel}];
           }
         }
