@@ -24,7 +24,7 @@ EGEMM_INLINE long long float64_entries(long long m, long long n, long long flagg
 // the split's read of the operands. Inf/NaN rows count too: their entries are
 // the float64 sums' or DGEMM's, the same IEEE outcome. Measured on an H200
 // (perf_tests/gemm_suite, sustained): the suite's wide inputs hand off at 4096^3
-// (0.97x DGEMM) and stay emulated at 8192^3 (1.13x DGEMM).
+// (0.98x DGEMM, decided by the sample below) and stay emulated at 8192^3 (1.13x DGEMM).
 inline constexpr long long handoff_share = 128;
 
 // Whether the call runs cuBLAS DGEMM instead of the moduli (every entry then is DGEMM's).
