@@ -500,11 +500,16 @@ TEST(EmulatedFP64Host, DebugLogSaysWhatRan) {
                       "columns of op(B), 1 with Inf/NaN"),
             std::string::npos)
       << kept;
-  const std::string handed = debug_log_of(6, 5);
-  EXPECT_NE(handed.find("host EmulatedFP64 NN m=6 n=5 k=64 -> native_fp64 (1 wide rows of op(A), 0 wide columns of "
-                        "op(B), 1 with Inf/NaN: handed off)"),
+  const std::string handed = debug_log_of(6, 5);  // the sample (every row) already hands off
+  EXPECT_NE(handed.find("host EmulatedFP64 NN m=6 n=5 k=64 -> native_fp64 (1 of 6 sampled rows of op(A), 1 of 5 "
+                        "sampled columns of op(B) flagged: handed off on the sample)"),
             std::string::npos)
       << handed;
+  const std::string counted = debug_log_of(200, 200);  // 399 of 40000: past 1/128, not 2/128 (the sample's)
+  EXPECT_NE(counted.find("host EmulatedFP64 NN m=200 n=200 k=64 -> native_fp64 (1 wide rows of op(A), 0 wide columns "
+                         "of op(B), 1 with Inf/NaN: handed off)"),
+            std::string::npos)
+      << counted;
 }
 
 // --- the hand-off to DGEMM ----------------------------------------------------------------
@@ -602,6 +607,82 @@ TEST(EmulatedFP64HandOff, AFewWideRowsStayEmulatedMoreHandOff) {
   gemm(EmulatedFP64{}, 'N', 'N', t.m, t.n, t.k, 1.0, run.a.ptr(), run.a.ld, run.b.ptr(), run.b.ld, 0.0, run.c.ptr(),
        run.c.ld);
   EXPECT_TRUE(all_float64_sums(t, o, run));
+}
+
+// The sample: groups of 4 rows, every sample_stride-th, ~512 rows whatever the size.
+TEST(EmulatedFP64HandOff, TheSampleOnItsEdges) {
+  EXPECT_EQ(crt::sample_stride(1), 1);
+  EXPECT_EQ(crt::sample_stride(1023), 1);
+  EXPECT_EQ(crt::sample_stride(1024), 2);
+  EXPECT_EQ(crt::sample_stride(4096), 8);
+  EXPECT_EQ(crt::sample_size(1023), 1023);  // below 2 x 512 rows: every row
+  EXPECT_EQ(crt::sample_size(4096), 512);
+  EXPECT_EQ(crt::sample_size(16384), 512);
+  EXPECT_TRUE(crt::in_sample(3, 4096));
+  EXPECT_FALSE(crt::in_sample(4, 4096));
+  EXPECT_FALSE(crt::in_sample(31, 4096));
+  EXPECT_TRUE(crt::in_sample(32, 4096));  // group 8
+  for (long long rows : {1LL, 3LL, 5LL, 511LL, 1024LL, 1027LL, 1030LL, 2049LL, 4095LL, 5003LL, 65536LL}) {
+    long long members = 0;
+    for (long long r = 0; r < rows; ++r) members += crt::in_sample(r, rows) ? 1 : 0;
+    EXPECT_EQ(crt::sample_size(rows), members) << rows;
+    EXPECT_LT(crt::sample_size(rows), 2 * crt::sample_target_rows + crt::sample_group) << rows;
+  }
+  // 512 x 512 sampled: 9 flagged rows of op(A)'s sample are 4608 entries, above 2 / 128 of 262144.
+  EXPECT_FALSE(crt::sample_hands_off(4096, 4096, 8, 0));
+  EXPECT_TRUE(crt::sample_hands_off(4096, 4096, 9, 0));
+  EXPECT_TRUE(crt::sample_hands_off(4096, 4096, 6, 10));  // the suite's wide inputs at 4096^3 (3% of rows flagged)
+  EXPECT_FALSE(crt::sample_hands_off(8192, 8192, 3, 2));  // and at 8192^3 (0.3%): the full counts decide
+  // Where the samples are the whole operands, the sample's rule implies the full counts' (twice the share).
+  for (long long m : {1LL, 6LL, 100LL, 1023LL})
+    for (long long n : {1LL, 5LL, 260LL, 1000LL})
+      for (long long fa : {0LL, 1LL, 2LL, m / 64, m / 3, m})
+        for (long long fb : {0LL, 1LL, n / 64, n})
+          if (crt::sample_hands_off(m, n, fa, fb)) EXPECT_TRUE(crt::hands_off_to_dgemm(m, n, fa, fb)) << m << " " << n;
+  EXPECT_TRUE(crt::call_hands_off(4096, 4096, 9, 0, 9, 0));    // the sample's, though 9 of 4096 rows stay
+  EXPECT_TRUE(crt::call_hands_off(4096, 4096, 0, 0, 33, 0));   // the full counts'
+  EXPECT_FALSE(crt::call_hands_off(4096, 4096, 8, 0, 32, 0));  // neither
+  EXPECT_TRUE(crt::operand_hands_off(4096, 33));
+  EXPECT_FALSE(crt::operand_hands_off(4096, 32));
+}
+
+// The host oracle takes the sample's branch: wide rows inside the sample (stride 4:
+// rows 0-3, 16-19, 32-35, ... of 2048) hand the call off where as many outside it do
+// not, and more outside it hand off on the full count.
+TEST(EmulatedFP64HandOff, TheOracleHandsOffOnTheSampleFirst) {
+  const Case64 t{'N', 'N', 2048, 64, 32, 1.0, 0.0, 0};
+  const Operands64 base = test::fp64_operands(t, test::fresh_seed());
+  const auto widened = [&](std::initializer_list<index_t> rows) {
+    Operands64 o = base;
+    for (index_t i : rows)
+      for (index_t p = 0; p < t.k; ++p) o.a(i, p) = wide_value(o.a(i, p), p);
+    return o;
+  };
+  struct Variant {
+    const char* what;
+    Operands64 o;
+    index_t sampled_flagged, flagged;
+    bool hands_off;
+  };
+  const Variant variants[] = {
+      {"9 rows in the sample", widened({0, 1, 2, 3, 16, 17, 18, 19, 32}), 9, 9, true},
+      {"9 rows outside it", widened({4, 5, 6, 7, 8, 9, 10, 11, 12}), 0, 9, false},
+      {"17 rows outside it", widened({4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23, 24}), 0, 17, true}};
+  for (const Variant& v : variants) {
+    Operands64 run = v.o;
+    const GemmArgs64 g = args_of(t, run);
+    const test::DirectRows A = test::direct_rows(g.a_rows(), crt::moduli_for_calls()),
+                           B = test::direct_rows(g.b_cols(), crt::moduli_for_calls());
+    ASSERT_EQ(A.sampled_flagged, v.sampled_flagged) << v.what;
+    ASSERT_EQ(A.flagged, v.flagged) << v.what;
+    ASSERT_EQ(B.flagged, 0) << v.what;
+    EXPECT_FALSE(crt::hands_off_to_dgemm(t.m, t.n, 9, 0));  // 9 rows alone stay below the full count's share
+    EXPECT_EQ(test::hands_off(g, A, B), v.hands_off) << v.what;
+    gemm(EmulatedFP64{}, 'N', 'N', t.m, t.n, t.k, 1.0, run.a.ptr(), run.a.ld, run.b.ptr(), run.b.ld, 0.0, run.c.ptr(),
+         run.c.ld);
+    EXPECT_EQ(all_float64_sums(t, v.o, run), v.hands_off) << v.what;
+    if (!v.hands_off) check_against_direct_on(t, v.o);
+  }
 }
 
 TEST(EmulatedFP64Host, TraitsAndNames) {

@@ -27,6 +27,7 @@ target_sources(egemm PRIVATE
   ${_cuda_dir}/cublas/sgemm_plans.cu
   ${_cuda_dir}/fp64/emulated_fp64_gemm.cu
   ${_cuda_dir}/fp64/handoff_graph.cu
+  ${_cuda_dir}/fp64/handoff_sample.cu
   ${_cuda_dir}/cuda_gemm.cu)
 target_link_libraries(egemm PRIVATE CUDA::cudart CUDA::cublas CUDA::cublasLt)
 # -Xptxas=-v: the build log records every kernel's registers and spills (the

@@ -1,7 +1,8 @@
 // EmulatedFP64 on the CPU: the CUDA backend's algorithm step by step (row
 // statistics, scales, residues, one int32 product per modulus, CRT
 // reconstruction, float64 for special and wide rows, and the same hand-off
-// rule: numerics/fp64_handoff.hpp), so it is the GPU's oracle.
+// rules, the sample's and the full counts': numerics/fp64_handoff.hpp), so it
+// is the GPU's oracle.
 #include <math.h>
 
 #include <cstdint>
@@ -29,6 +30,7 @@ struct ResidueRows {
   std::vector<char> nonfinite, wide;
   std::vector<signed char> residues;  // [modulus][row][depth]
   index_t wide_count = 0, nonfinite_count = 0;
+  index_t sampled_flagged = 0;  // flagged rows of the sample (crt::in_sample)
   bool float64(index_t r) const { return nonfinite[r] != 0 || wide[r] != 0; }
   const signed char* residue_row(int l, index_t r) const { return residues.data() + (l * rows + r) * depth; }
 };
@@ -92,6 +94,7 @@ ResidueRows split(const OperandRows64& x, int moduli, int beta) {
   for (index_t r = 0; r < x.rows; ++r) {
     o.wide_count += o.wide[r];
     o.nonfinite_count += o.nonfinite[r];
+    if (o.float64(r) && crt::in_sample(r, x.rows)) ++o.sampled_flagged;
   }
   return o;
 }
@@ -139,12 +142,17 @@ void gemm(PolicyId policy, const GemmArgs64& g) {
   const ResidueRows A = split(g.a_rows(), moduli, constants.beta);
   const ResidueRows B = split(g.b_cols(), moduli, constants.beta);
   const index_t flagged_a = A.wide_count + A.nonfinite_count, flagged_b = B.wide_count + B.nonfinite_count;
-  if (crt::hands_off_to_dgemm(g.m, g.n, flagged_a, flagged_b)) {
+  if (crt::call_hands_off(g.m, g.n, A.sampled_flagged, B.sampled_flagged, flagged_a, flagged_b)) {
     // Where the GPU runs cuBLAS DGEMM: every entry a float64 sum, the host's DGEMM.
     log_debug([&] {
-      return "host EmulatedFP64 " + describe(g) + " -> native_fp64 (" + std::to_string(A.wide_count) +
-             " wide rows of op(A), " + std::to_string(B.wide_count) + " wide columns of op(B), " +
-             std::to_string(A.nonfinite_count + B.nonfinite_count) + " with Inf/NaN: handed off)";
+      const std::string head = "host EmulatedFP64 " + describe(g) + " -> native_fp64 (";
+      if (crt::sample_hands_off(g.m, g.n, A.sampled_flagged, B.sampled_flagged))
+        return head + std::to_string(A.sampled_flagged) + " of " + std::to_string(crt::sample_size(g.m)) +
+               " sampled rows of op(A), " + std::to_string(B.sampled_flagged) + " of " +
+               std::to_string(crt::sample_size(g.n)) + " sampled columns of op(B) flagged: handed off on the sample)";
+      return head + std::to_string(A.wide_count) + " wide rows of op(A), " + std::to_string(B.wide_count) +
+             " wide columns of op(B), " + std::to_string(A.nonfinite_count + B.nonfinite_count) +
+             " with Inf/NaN: handed off)";
     });
 #pragma omp parallel for schedule(static)
     for (index_t j = 0; j < g.n; ++j)

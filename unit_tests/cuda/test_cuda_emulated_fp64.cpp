@@ -8,6 +8,7 @@
 #include <cublas_v2.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -87,13 +88,13 @@ std::vector<double> cublas_dgemm(const DeviceCase& t, const HostOperands& o) {
   return c.download();
 }
 
-// What the rule says of the case's operands, from the host's flags.
+// What the rules (the sample's, then the full counts') say of the case's operands, from the host's flags.
 bool rule_hands_off(const DeviceCase& t, HostOperands o) {
   const GemmArgs64 g = make_gemm_args("test", t.ta, t.tb, t.m, t.n, t.k, t.alpha, o.a.ptr(), o.a.ld, o.b.ptr(),
                                       o.b.ld, t.beta, o.c.ptr(), o.c.ld);
   const int moduli = numerics::crt::moduli_for_calls();
   const test::DirectRows A = test::direct_rows(g.a_rows(), moduli), B = test::direct_rows(g.b_cols(), moduli);
-  return numerics::crt::hands_off_to_dgemm(t.m, t.n, A.flagged, B.flagged);
+  return test::hands_off(g, A, B);
 }
 
 // The device's C is cuBLAS DGEMM's, bit for bit (handed off), or the host oracle's (emulated).
@@ -170,6 +171,71 @@ TEST(CudaEmulatedFP64, WideInputsHandOffToDgemmOnTheDevice) {
     expect_branch(t, u, device, false, std::string("uniform ") + ta + tb);
     EXPECT_GT(differences(device, cublas_dgemm(t, u)).first, 0u) << "uniform inputs: emulated, not DGEMM";
   }
+}
+
+// Wide rows of op(A) inside the hand-off's sample (2048 rows, stride 4: rows 0-3, 16-19,
+// 32-35, ...), as many outside it, and more outside it.
+const std::vector<index_t> sampled_rows{0, 1, 2, 3, 16, 17, 18, 19, 32}, unsampled_rows{4, 5, 6, 7, 8, 9, 10, 11, 12},
+    more_unsampled_rows{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23, 24};
+
+// The case's operands with those rows of op(A) wide and C poisoned with NaN (beta 0 writes it all).
+HostOperands with_wide_rows(const DeviceCase& t, const HostOperands& base, const std::vector<index_t>& rows) {
+  HostOperands o = base;
+  for (index_t i : rows)
+    for (index_t p = 0; p < t.k; ++p) {
+      double& x = t.ta == 'N' ? o.a(i, p) : o.a(p, i);
+      x = spread(x, p);
+    }
+  std::fill(o.c.data.begin(), o.c.data.end(), nan64);
+  return o;
+}
+
+// 9 wide rows of 2048 in the sample hand off before the splits (9 of its 512 rows: past
+// 2/128), though the full count alone (9 of 2048) would keep the moduli: C is cuBLAS
+// DGEMM's, bit for bit. The same rows outside the sample keep the moduli; 17 outside it
+// hand off on the full count. Rows strided ('N') and contiguous ('T'), and on replays of
+// one captured call.
+TEST(CudaEmulatedFP64, TheSampleHandsOffBeforeTheSplits) {
+  EGEMM_REQUIRE_GPU();
+  const std::pair<const std::vector<index_t>*, bool> variants[] = {
+      {&sampled_rows, true}, {&unsampled_rows, false}, {&more_unsampled_rows, true}};
+  for (const char ta : {'N', 'T'}) {
+    const DeviceCase t{ta, 'N', 2048, 96, 48, 1.5, 0.0, 0};
+    const HostOperands base = test::fp64_operands(t, test::fresh_seed());
+    for (const auto& [rows, handed] : variants) {
+      const HostOperands o = with_wide_rows(t, base, *rows);
+      expect_branch(t, o, on_device(t, o), handed, std::string("op(A) ") + ta + ", " + std::to_string(rows->size()) +
+                                                      (rows == &sampled_rows ? " rows in the sample" : " rows outside it"));
+    }
+  }
+  const DeviceCase t{'N', 'N', 2048, 96, 48, 1.5, 0.0, 0};
+  const HostOperands base = test::fp64_operands(t, test::fresh_seed());
+  test::DeviceBuffer<double> a(base.a.data), b(base.b.data), c(base.c.data);
+  test::OwnedStream stream;
+  cudaGraph_t graph = nullptr;
+  test::cuda_ok(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+  try {
+    gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.get(), base.a.ld, b.get(), base.b.ld, t.beta, c.get(),
+         base.c.ld, stream.get());
+  } catch (const std::exception& e) {
+    (void)cudaStreamEndCapture(stream.get(), &graph);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    (void)cudaGetLastError();
+    FAIL() << "EmulatedFP64 could not be captured: " << e.what();
+  }
+  test::cuda_ok(cudaStreamEndCapture(stream.get(), &graph), "cudaStreamEndCapture");
+  cudaGraphExec_t exec = nullptr;
+  test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+  for (const auto& [rows, handed] : variants) {
+    const HostOperands o = with_wide_rows(t, base, *rows);
+    a.upload(o.a.data);
+    c.upload(o.c.data);
+    test::cuda_ok(cudaGraphLaunch(exec, stream.get()), "cudaGraphLaunch");
+    test::cuda_ok(cudaStreamSynchronize(stream.get()), "replay");
+    expect_branch(t, o, c.download(), handed, "replay, " + std::to_string(rows->size()) + " wide rows");
+  }
+  test::cuda_ok(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
+  test::cuda_ok(cudaGraphDestroy(graph), "cudaGraphDestroy");
 }
 
 // A call captured into a user's CUDA graph (thread-local and global capture
@@ -376,6 +442,25 @@ TEST(CudaEmulatedFP64, DebugLogSaysWhatRan) {
         << text;
     expect_branch(t, o, device, true, "one wide column of op(B)");
   }
+  // The sample decides before the splits (they read nothing, their counts stay 0), or the full count does.
+  const DeviceCase t{'N', 'N', 2048, 96, 48, 1.0, 0.0, 0};
+  const HostOperands base = test::fp64_operands(t, test::fresh_seed());
+  const auto log_with = [&](const std::vector<index_t>& rows) {
+    const HostOperands o = with_wide_rows(t, base, rows);
+    ::testing::internal::CaptureStderr();
+    (void)on_device(t, o);
+    return ::testing::internal::GetCapturedStderr();
+  };
+  const std::string sampled = log_with(sampled_rows);
+  EXPECT_NE(sampled.find("cuda EmulatedFP64 NN m=2048 n=96 k=48 -> native_fp64 (9 of 512 sampled rows of op(A), 0 of "
+                         "96 sampled columns of op(B) flagged: handed off on the device before the splits)"),
+            std::string::npos)
+      << sampled;
+  const std::string counted = log_with(more_unsampled_rows);
+  EXPECT_NE(counted.find("cuda EmulatedFP64 NN m=2048 n=96 k=48 -> native_fp64 (17 wide rows of op(A), 0 wide "
+                         "columns of op(B), 0 with Inf/NaN: handed off on the device)"),
+            std::string::npos)
+      << counted;
 }
 
 TEST(CudaEmulatedFP64, BadArgumentsThrowAndLeaveCUntouched) {

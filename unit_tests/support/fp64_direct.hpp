@@ -22,6 +22,7 @@ struct DirectRows {
   std::vector<int> scale;
   std::vector<char> float64;
   index_t flagged = 0;  // rows with float64 set
+  index_t sampled_flagged = 0;  // of them in the hand-off's sample (crt::in_sample)
 };
 
 inline DirectRows direct_rows(const OperandRows64& x, int moduli) {
@@ -44,8 +45,14 @@ inline DirectRows direct_rows(const OperandRows64& x, int moduli) {
     d.scale.push_back(crt::row_scale(s, x.depth, beta));
     d.float64.push_back(s.nonfinite || crt::row_too_wide(s, x.depth, crt::spread_log2_for(moduli)) ? 1 : 0);
     d.flagged += d.float64.back();
+    if (d.float64.back() != 0 && crt::in_sample(r, x.rows)) ++d.sampled_flagged;
   }
   return d;
+}
+
+// Whether the call runs DGEMM (every entry a float64 sum): the sample's rule or the full counts'.
+inline bool hands_off(const GemmArgs64& g, const DirectRows& A, const DirectRows& B) {
+  return numerics::crt::call_hands_off(g.m, g.n, A.sampled_flagged, B.sampled_flagged, A.flagged, B.flagged);
 }
 
 // What EmulatedFP64 gives for C(i, j) (c_in: C's value before the call).
@@ -54,7 +61,7 @@ inline double direct_entry(const GemmArgs64& g, const DirectRows& A, const Direc
   namespace crt = numerics::crt;
   const OperandRows64 a = g.a_rows(), b = g.b_cols();
   const DotOperands d = dot_operands(g);
-  if (crt::hands_off_to_dgemm(g.m, g.n, A.flagged, B.flagged) || A.float64[i] || B.float64[j] ||
+  if (hands_off(g, A, B) || A.float64[i] || B.float64[j] ||
       crt::products_may_overflow(A.stats[i].exponent, B.stats[j].exponent, g.k))
     return crt::alpha_beta(numerics::float64_dot(d.a_of(i), d.a_step, d.b_of(j), d.b_step, g.k), g.alpha, g.beta,
                            &c_in);

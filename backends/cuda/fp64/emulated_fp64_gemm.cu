@@ -10,7 +10,9 @@
 // (numerics/fp64_handoff.hpp), the call is cuBLAS DGEMM instead: after the
 // splits, a conditional graph node (handoff_graph.hpp) runs either DGEMM or
 // the products, entries and float64 sums, chosen on the device from the
-// split's counts. Small problems run cuBLAS DGEMM. All on the caller's
+// split's counts; before the splits, a sample of both operands' rows
+// (handoff_sample.hpp) may already decide the hand-off, and the splits then
+// read nothing. Small problems run cuBLAS DGEMM. All on the caller's
 // stream, no host read of device data (except the debug log's counts, when
 // EGEMM_LOG=debug and the stream is not being captured).
 #include <cuda_runtime.h>
@@ -26,6 +28,7 @@
 #include "backends/cuda/cublas/cublas_native.hpp"
 #include "backends/cuda/cuda_gemm.hpp"
 #include "backends/cuda/fp64/handoff_graph.hpp"
+#include "backends/cuda/fp64/handoff_sample.hpp"
 #include "backends/cuda/runtime/cuda_check.hpp"
 #include "backends/cuda/runtime/dependent_launch.hpp"
 #include "backends/cuda/runtime/per_device.hpp"
@@ -54,7 +57,7 @@ struct Fp64Operand {
   int* scale = nullptr;             // s: X = RN(x 2^s)
   int* exponent = nullptr;          // E (crt::zero_row_exponent: a zero row)
   unsigned char* float64 = nullptr; // 1: Inf/NaN in the row, 2: too wide; its entries are float64 sums
-  unsigned* counts = nullptr;       // [0]: flagged rows, [1]: of them with Inf/NaN
+  unsigned* counts = nullptr;       // [0]: flagged rows, [1]: of them with Inf/NaN (of the split)
   int* flagged = nullptr;           // the flagged rows, in no order: the first list_capacity of them
   index_t list_capacity = 0;        // crt::max_kept_flagged_rows(rows): more hand the call off
   double* transposed = nullptr;     // the rows k-contiguous where the operand stores them strided
@@ -64,14 +67,20 @@ struct Fp64Operand {
 
 // --- transpose: rows whose values are strided become k-contiguous ----------------------
 
-// Whether the operand split before this one already hands the call off by itself
-// (more flagged rows than a call that stays emulated can have: its count is final
-// here, its split having run before on the stream). Nothing of this operand is
-// read then, so its split and transpose do nothing.
+// Whether the call is already handed off when a split or transpose runs: by the
+// sample (crt::sample_hands_off, its counts final: it ran before the splits on the
+// stream), or by the operand split before this one alone (crt::operand_hands_off,
+// its count final too). Nothing of this operand is read then, so its split and
+// transpose do nothing.
 struct DecidedBy {
+  const unsigned* sampled = nullptr;  // the sample's two counts
+  index_t m = 0, n = 0;
   const unsigned* counts = nullptr;  // the other operand's; null: none split before
-  index_t capacity = 0;              // its list_capacity
-  __device__ bool hands_off() const { return counts != nullptr && *counts > capacity; }
+  index_t rows = 0;                  // its rows
+  __device__ bool hands_off() const {
+    return crt::sample_hands_off(m, n, sampled[0], sampled[1]) ||
+           (counts != nullptr && crt::operand_hands_off(rows, *counts));
+  }
 };
 
 // out[r * depth + p] = x(r, p) for x(r, p) = base[r + p * ld] (rows contiguous).
@@ -221,7 +230,7 @@ __global__ void __launch_bounds__(Threads) split_kernel(const double* __restrict
     // A flagged row's entries are float64 sums. Past list_capacity flagged rows the call
     // hands off whatever else is flagged (the count only grows): no residue is read then,
     // and on wide inputs the split is a read of the operand.
-    residues_unread = flag != 0 || *static_cast<volatile unsigned*>(op.counts) > op.list_capacity;
+    residues_unread = flag != 0 || crt::operand_hands_off(op.rows, *static_cast<volatile unsigned*>(op.counts));
   }
   __syncthreads();
   if (residues_unread) return;
@@ -411,13 +420,16 @@ void native_dgemm(const GemmArgs64& g, cudaStream_t stream) {
 // what cuBLAS's documentation recommends on Hopper (4 MiB before).
 constexpr std::size_t cublas_workspace_bytes = std::size_t(32) << 20;
 
+// The counts' words: op(A)'s two, op(B)'s two, the sample's two.
+constexpr int count_words = 6;
+
 // The call's pieces in its workspace (a measuring carver only counts them).
 struct Plan {
   int moduli = 0;
   index_t ldp = 0, panel = 0;  // products' leading dimension, columns of C per panel
   Fp64Operand a, b;
   int* products = nullptr;
-  unsigned* counts = nullptr;  // a's two counts, then b's
+  unsigned* counts = nullptr;  // a's two counts, then b's, then the sample's (flagged rows of op(A), of op(B))
   void* cublas_workspace = nullptr;
 };
 
@@ -429,7 +441,7 @@ Plan carve(const GemmArgs64& g, int moduli, WorkspaceCarver& w) {
   p.panel = std::max<index_t>(64, static_cast<index_t>(products_cap / column_bytes) / 64 * 64);
   p.panel = std::min<index_t>(p.panel, g.n);
   p.panel = std::min<index_t>(p.panel, 65535);  // gridDim.y of the entries kernel
-  p.counts = w.take<unsigned>(4);
+  p.counts = w.take<unsigned>(count_words);
   const auto one = [&](Fp64Operand& op, const OperandRows64& x, unsigned* counts) {
     op.rows = x.rows;
     op.depth = g.k;
@@ -495,13 +507,19 @@ cublasHandle_t body_handle(const Plan& plan, cudaStream_t stream) {
   return h;
 }
 
-// The splits, on the caller's stream: the counts the choice reads.
+// The sample and the splits, on the caller's stream: the counts the choice reads.
 void enqueue_splits(const GemmArgs64& g, Plan& plan, const crt::Constants& constants, cudaStream_t stream) {
-  EGEMM_CUDA_CHECK(cudaMemsetAsync(plan.counts, 0, 4 * sizeof(unsigned), stream));
+  EGEMM_CUDA_CHECK(cudaMemsetAsync(plan.counts, 0, count_words * sizeof(unsigned), stream));
+  // The sample first: where it hands the call off (wide inputs well past the share),
+  // neither split reads anything and the hand-off costs the sample's read of ~512 rows
+  // of each operand.
+  const unsigned* sampled = plan.counts + 4;
+  enqueue_handoff_sample(g.a_rows(), g.b_cols(), crt::spread_log2_for(plan.moduli), plan.counts + 4, stream);
   // op(B) first: its rows (columns of B stored 'N') need no transpose, and where they alone
-  // hand the call off (wide inputs), op(A) is not read at all.
-  launch_split(g.b_cols(), plan.b, plan.moduli, constants.beta, DecidedBy{}, stream);
-  launch_split(g.a_rows(), plan.a, plan.moduli, constants.beta, DecidedBy{plan.b.counts, plan.b.list_capacity}, stream);
+  // hand the call off, op(A) is not read at all.
+  launch_split(g.b_cols(), plan.b, plan.moduli, constants.beta, DecidedBy{sampled, g.m, g.n, nullptr, 0}, stream);
+  launch_split(g.a_rows(), plan.a, plan.moduli, constants.beta,
+               DecidedBy{sampled, g.m, g.n, plan.b.counts, plan.b.rows}, stream);
 }
 
 // The emulated call after the splits: the choice's body 1.
@@ -610,7 +628,7 @@ void gemm(PolicyId policy, const GemmArgs64& g, cudaStream_t stream) {
   WorkspaceCarver scratch(workspace.data(), sizer.size());
   Plan plan = carve(g, moduli, scratch);
   enqueue_splits(g, plan, constants, stream);
-  const HandoffCounts counts{plan.a.counts, plan.b.counts, g.m, g.n};
+  const HandoffCounts counts{plan.a.counts, plan.b.counts, plan.counts + 4, g.m, g.n};
   enqueue_device_choice(
       stream, counts, choice_key(g, plan), [&](cudaStream_t s) { dgemm_on(body_handle(plan, s), g); },
       [&](cudaStream_t s) { enqueue_emulated(g, plan, constants, s); });
@@ -618,12 +636,16 @@ void gemm(PolicyId policy, const GemmArgs64& g, cudaStream_t stream) {
   // default): the plan's is freed with the call's scratch.
   EGEMM_CUBLAS_CHECK(cublasSetStream(cublas_handle(), stream));
   if (can_report(stream)) {
-    unsigned c[4] = {0, 0, 0, 0};
+    unsigned c[count_words] = {0, 0, 0, 0, 0, 0};
     EGEMM_CUDA_CHECK(cudaMemcpyAsync(c, plan.counts, sizeof c, cudaMemcpyDeviceToHost, stream));
     EGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
     log_debug([&] {
       const std::string head = "cuda EmulatedFP64 " + describe(g);
-      if (c[2] > plan.b.list_capacity)  // op(B) alone decided: op(A) was not read
+      if (crt::sample_hands_off(g.m, g.n, c[4], c[5]))  // decided before the splits: they read nothing
+        return head + " -> native_fp64 (" + std::to_string(c[4]) + " of " + std::to_string(crt::sample_size(g.m)) +
+               " sampled rows of op(A), " + std::to_string(c[5]) + " of " + std::to_string(crt::sample_size(g.n)) +
+               " sampled columns of op(B) flagged: handed off on the device before the splits)";
+      if (crt::operand_hands_off(g.n, c[2]))  // op(B) alone decided: op(A) was not read
         return head + " -> native_fp64 (" + std::to_string(c[2] - c[3]) + " wide columns of op(B), " +
                std::to_string(c[3]) + " with Inf/NaN: handed off on the device, op(A) not read)";
       const std::string flagged = std::to_string(c[0] - c[1]) + " wide rows of op(A), " +

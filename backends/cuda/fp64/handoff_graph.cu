@@ -20,7 +20,8 @@ namespace {
 // Body 0 of the IF node (condition non-zero) hands off, body 1 emulates.
 __global__ void choose_kernel(cudaGraphConditionalHandle handle, HandoffCounts c) {
   const unsigned flagged_a = *c.flagged_a, flagged_b = *c.flagged_b;
-  cudaGraphSetConditional(handle, numerics::crt::hands_off_to_dgemm(c.m, c.n, flagged_a, flagged_b) ? 1u : 0u);
+  cudaGraphSetConditional(
+      handle, numerics::crt::call_hands_off(c.m, c.n, c.sampled[0], c.sampled[1], flagged_a, flagged_b) ? 1u : 0u);
 }
 
 // A non-blocking stream per device the bodies are captured on (one capture at a

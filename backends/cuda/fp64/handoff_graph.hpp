@@ -11,10 +11,12 @@
 namespace egemm::cuda {
 
 // What the choosing kernel reads: each operand's flagged-row count (the
-// split's counts[0]), and the extents numerics::crt::hands_off_to_dgemm takes.
+// split's counts[0]), the sample's two counts (op(A)'s, op(B)'s), and the
+// extents numerics::crt::call_hands_off takes.
 struct HandoffCounts {
   const unsigned* flagged_a;
   const unsigned* flagged_b;
+  const unsigned* sampled;
   long long m, n;
 };
 
@@ -22,7 +24,7 @@ struct HandoffCounts {
 using BodyEnqueue = std::function<void(cudaStream_t)>;
 
 // Enqueues on `stream`, after what it holds, the choice and then `hand_off`'s work
-// or `emulate`'s, whichever the rule picks from the counts when they are final.
+// or `emulate`'s, whichever crt::call_hands_off picks from the counts when they are final.
 // The stream is being captured: a kernel node and a conditional node join the
 // capture graph (built first in a graph of their own, so that a body a
 // conditional node refuses throws before anything joins the capture graph). It
