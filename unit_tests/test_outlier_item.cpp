@@ -96,7 +96,8 @@ struct Reached {
 
 // outlier_entries.cuh's loop over items, its ballots an OR over the lanes and
 // its __syncwarp the end of each lane loop; the warp's scratch kept from item
-// to item as in shared memory.
+// to item as in shared memory. Offset: the depth offsets' type (at_depth).
+template <class Offset>
 void emulated_pass(const GemmArgs& g, const Lines& a, const Lines& b, Reached& reached) {
   const cuda::OperandStrides s = cuda::operand_strides(g);
   const OutlierLines<HostSlot> rows = a.view(), columns = b.view();
@@ -123,7 +124,7 @@ void emulated_pass(const GemmArgs& g, const Lines& a, const Lines& b, Reached& r
     }
     const bool over_rows = cuda::bit_count(m.rows) > cuda::routed_rows_for_lanes_over_columns;
     if (m.rows != 0) ++(over_rows ? reached.lanes_over_rows : reached.lanes_over_columns);
-    for (int lane = 0; lane < 32; ++lane) cuda::outlier_item_lane(g, s, *lines, m, i0, j0, lane);
+    for (int lane = 0; lane < 32; ++lane) cuda::outlier_item_lane<Offset>(g, s, *lines, m, i0, j0, lane);
   }
 }
 
@@ -177,12 +178,16 @@ TEST(OutlierItem, LaneByLaneIsTheHostOracleBitForBit) {
     const std::vector<float> c0 = random_floats(static_cast<std::size_t>(ldc * n), rng);
     const Lines rows = random_lines(m, k, fractions[rng() % 5], depths, rng);
     const Lines columns = random_lines(n, k, fractions[rng() % 5], depths, rng);
-    std::vector<float> want = c0, got = c0;
+    std::vector<float> want = c0, got = c0, got_wide = c0;
     GemmArgs g{ta ? Op::transpose : Op::none, tb ? Op::transpose : Op::none, m, n, k, alphas[rng() % 4],
                a.data(), lda, b.data(), ldb, 0.5f, want.data(), ldc};
     oracle_pass(g, rows, columns, reached);
     g.c = got.data();
-    emulated_pass(g, rows, columns, reached);
+    emulated_pass<std::uint32_t>(g, rows, columns, reached);  // offsets in 32 bits, as the device forms them here
+    g.c = got_wide.data();
+    Reached unused;
+    emulated_pass<index_t>(g, rows, columns, unused);  // and in 64, as for operands past 2^32 elements a line
+    ASSERT_EQ(std::memcmp(got_wide.data(), got.data(), got.size() * sizeof(float)), 0);
     ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0) << [&] {
       for (index_t j = 0; j < n; ++j)
         for (index_t i = 0; i < ldc; ++i)
@@ -198,6 +203,21 @@ TEST(OutlierItem, LaneByLaneIsTheHostOracleBitForBit) {
   EXPECT_GT(reached.long_rows, 0);
   EXPECT_GT(reached.long_columns, 0);
   EXPECT_GT(reached.entries, 10000);
+}
+
+// 32-bit depth offsets exactly where (k - 1) times op(A)'s and op(B)'s depth strides fit.
+TEST(OutlierItem, DepthOffsetsAre32BitExactlyWhereTheyFit) {
+  const auto fits = [](Op ta, Op tb, index_t m, index_t n, index_t k, index_t lda, index_t ldb) {
+    const GemmArgs g{ta, tb, m, n, k, 1.0f, nullptr, lda, nullptr, ldb, 0.0f, nullptr, m};
+    return cuda::outlier_offsets_fit(g, cuda::operand_strides(g));
+  };
+  constexpr index_t most = 0xffffffffll;
+  EXPECT_TRUE(fits(Op::none, Op::none, 8, 8, 1, 8, 1));                    // one depth: offset 0
+  EXPECT_TRUE(fits(Op::transpose, Op::none, 8, 8, most + 1, most + 1, most + 1));  // unit strides: depth <= 2^32 - 1
+  EXPECT_FALSE(fits(Op::transpose, Op::none, 8, 8, most + 2, most + 2, most + 2));
+  EXPECT_TRUE(fits(Op::none, Op::none, 65536, 8, 65536, 65537, 65536));    // op(A)'s stride lda: 65535 * 65537 < 2^32
+  EXPECT_FALSE(fits(Op::none, Op::none, 65536, 8, 65537, 65537, 65537));   // 65536 * 65537 > 2^32 - 1
+  EXPECT_FALSE(fits(Op::transpose, Op::transpose, 8, 70000, 70000, 70000, 70000));  // op(B)'s stride ldb
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ using OutlierItemLines = ItemLines<uint2>;
 // coalesced loads. Otherwise each lane stages its row's and its column's
 // slots in `lines` (the warp's own), and the lanes take the item's entries
 // from there. Entries of Inf/NaN or wide rows and columns are the other passes'.
+template <class Offset>
 __device__ __forceinline__ void outlier_entries(const GemmArgs& g, const SplitOperand& a, const SplitOperand& b,
                                                 OutlierItemLines& lines, unsigned block, unsigned blocks) {
   const OperandStrides s = operand_strides(g);
@@ -49,7 +50,7 @@ __device__ __forceinline__ void outlier_entries(const GemmArgs& g, const SplitOp
     m.rows_elsewhere = __ballot_sync(0xffffffffu, row_elsewhere);
     m.columns_elsewhere = __ballot_sync(0xffffffffu, column_elsewhere);
     __syncwarp();
-    outlier_item_lane(g, s, lines, m, i0, j0, lane);
+    outlier_item_lane<Offset>(g, s, lines, m, i0, j0, lane);
     __syncwarp();  // the item's lines are read before the next item's are staged
   }
 }

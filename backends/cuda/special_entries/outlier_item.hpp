@@ -155,14 +155,35 @@ EGEMM_UNROLL
   return met;
 }
 
+// The element at `depth` of a line whose elements lie `stride` apart, its
+// offset formed in `Offset`: 32 bits where every depth * stride of the call
+// fits (outlier_offsets_fit), which makes an address one multiply-add; the
+// first slots' addresses are most of an entry's instructions.
+template <class Offset>
+EGEMM_INLINE const float* at_depth(const float* line, std::uint32_t depth, index_t stride) {
+  if constexpr (sizeof(Offset) == 4) {  // the line's address plus 4 (depth stride), one wide multiply-add
+    const std::uint64_t bytes = static_cast<std::uint64_t>(depth * static_cast<std::uint32_t>(stride)) * sizeof(float);
+    return reinterpret_cast<const float*>(reinterpret_cast<std::uintptr_t>(line) + bytes);
+  } else {
+    return line + static_cast<Offset>(depth) * static_cast<Offset>(stride);
+  }
+}
+
+// Whether every op(A) and op(B) element's offset along the depth (k - 1 times its stride) fits in 32 bits.
+EGEMM_INLINE bool outlier_offsets_fit(const GemmArgs& g, const OperandStrides& s) {
+  const index_t largest = s.a_depth > s.b_depth ? s.a_depth : s.b_depth;
+  return g.k <= 1 || (g.k - 1) <= static_cast<index_t>(0xffffffffu) / largest;
+}
+
 // Entry (i, j): row i is the item's row lane `row_lane` (`row`, count 0 when
 // not routed), column j its column lane `column_lane`. The sum is the host's
 // (outlier_entry.hpp): the row's products in slot order, then the column's
 // not met, each one add_outlier_product, then one add_outlier_correction; the
 // loads of the first slots are all issued before it (a load whose product is
 // met or past the count is unused: its address is inside op(A) or op(B), or
-// not formed).
-template <class Slot>
+// not formed). A column without outliers (every lane's, when the lanes walk
+// one column) branches past the column's part as a whole.
+template <class Offset, class Slot>
 EGEMM_INLINE void item_outlier_entry(const GemmArgs& g, const OperandStrides& s, const ItemLines<Slot>& item,
                                      const LineHead& row, int row_lane, const LineHead& column,
                                      int column_lane, index_t i, index_t j) {
@@ -170,11 +191,14 @@ EGEMM_INLINE void item_outlier_entry(const GemmArgs& g, const OperandStrides& s,
   const float* const b_col = g.b + j * s.b_col;
   const float* const a_row = g.a + i * s.a_row;
   const float c_in = *c;
-  float b_at[outlier_slots_ahead], a_at[outlier_slots_ahead];
+  float b_at[outlier_slots_ahead], a_at[outlier_slots_ahead] = {};
 EGEMM_UNROLL
-  for (int t = 0; t < outlier_slots_ahead; ++t) {
-    b_at[t] = static_cast<std::uint32_t>(t) < row.count ? read_only(b_col + row.depth[t] * s.b_depth) : 0.0f;
-    a_at[t] = static_cast<std::uint32_t>(t) < column.count ? read_only(a_row + column.depth[t] * s.a_depth) : 0.0f;
+  for (int t = 0; t < outlier_slots_ahead; ++t)
+    b_at[t] = static_cast<std::uint32_t>(t) < row.count ? read_only(at_depth<Offset>(b_col, row.depth[t], s.b_depth)) : 0.0f;
+  if (column.count != 0) {
+EGEMM_UNROLL
+    for (int t = 0; t < outlier_slots_ahead; ++t)
+      if (static_cast<std::uint32_t>(t) < column.count) a_at[t] = read_only(at_depth<Offset>(a_row, column.depth[t], s.a_depth));
   }
   double correction = 0.0;
 EGEMM_UNROLL
@@ -183,16 +207,20 @@ EGEMM_UNROLL
       correction = numerics::add_outlier_product(correction, numerics::bits_to_float(item.slot[0][t][row_lane].y), b_at[t]);
   for (std::uint32_t t = outlier_slots_ahead; t < row.count; ++t) {
     const Slot o = item.slot[0][t][row_lane];
-    correction = numerics::add_outlier_product(correction, numerics::bits_to_float(o.y), read_only(b_col + o.x * s.b_depth));
+    correction = numerics::add_outlier_product(correction, numerics::bits_to_float(o.y),
+                                               read_only(at_depth<Offset>(b_col, o.x, s.b_depth)));
   }
+  if (column.count != 0) {
 EGEMM_UNROLL
-  for (int t = 0; t < outlier_slots_ahead; ++t)
-    if (static_cast<std::uint32_t>(t) < column.count && !row_meets(item, row, row_lane, column.depth[t]))
-      correction = numerics::add_outlier_product(correction, a_at[t], numerics::bits_to_float(item.slot[1][t][column_lane].y));
-  for (std::uint32_t t = outlier_slots_ahead; t < column.count; ++t) {
-    const Slot o = item.slot[1][t][column_lane];
-    if (!row_meets(item, row, row_lane, o.x))
-      correction = numerics::add_outlier_product(correction, read_only(a_row + o.x * s.a_depth), numerics::bits_to_float(o.y));
+    for (int t = 0; t < outlier_slots_ahead; ++t)
+      if (static_cast<std::uint32_t>(t) < column.count && !row_meets(item, row, row_lane, column.depth[t]))
+        correction = numerics::add_outlier_product(correction, a_at[t], numerics::bits_to_float(item.slot[1][t][column_lane].y));
+    for (std::uint32_t t = outlier_slots_ahead; t < column.count; ++t) {
+      const Slot o = item.slot[1][t][column_lane];
+      if (!row_meets(item, row, row_lane, o.x))
+        correction = numerics::add_outlier_product(correction, read_only(at_depth<Offset>(a_row, o.x, s.a_depth)),
+                                                   numerics::bits_to_float(o.y));
+    }
   }
   *c = numerics::add_outlier_correction(c_in, g.alpha, correction);
 }
@@ -204,7 +232,7 @@ EGEMM_UNROLL
 // rows throughout: a lane whose row is routed takes every column, the others
 // the routed columns. The columns are walked in step (C's column and the
 // column's slots shared by the warp's lanes).
-template <class Slot>
+template <class Offset, class Slot>
 EGEMM_INLINE void outlier_item_lane(const GemmArgs& g, const OperandStrides& s, const ItemLines<Slot>& item,
                                     const ItemMasks& m, index_t i0, index_t j0, int lane) {
   const unsigned rows_here = m.rows & ~m.rows_elsewhere;
@@ -213,7 +241,7 @@ EGEMM_INLINE void outlier_item_lane(const GemmArgs& g, const OperandStrides& s, 
     const LineHead column = line_head(item, 1, lane);
     for (unsigned left = rows_here; left != 0; left &= left - 1) {
       const int r = lowest_bit(left);
-      item_outlier_entry(g, s, item, line_head(item, 0, r), r, column, lane, i0 + r, j0 + lane);
+      item_outlier_entry<Offset>(g, s, item, line_head(item, 0, r), r, column, lane, i0 + r, j0 + lane);
     }
   }
   // Lanes over the item's rows.
@@ -225,7 +253,7 @@ EGEMM_INLINE void outlier_item_lane(const GemmArgs& g, const OperandStrides& s, 
   const LineHead row = line_head(item, 0, lane);
   for (unsigned left = walked; left != 0; left &= left - 1) {
     const int u = lowest_bit(left);
-    if (((mine >> u) & 1u) != 0) item_outlier_entry(g, s, item, row, lane, line_head(item, 1, u), u, i0 + lane, j0 + u);
+    if (((mine >> u) & 1u) != 0) item_outlier_entry<Offset>(g, s, item, row, lane, line_head(item, 1, u), u, i0 + lane, j0 + u);
   }
 }
 

@@ -33,7 +33,9 @@ __global__ void __launch_bounds__(fixup_threads) special_entries_kernel(const Ge
 // warps as the SMs hold (the pass waits on scattered loads). It exits at once
 // unless the FP16 path runs with some row or column routed. Each warp
 // stages its item's lines in shared memory (4.25 KiB a warp, 34 KiB a block).
+// Offset: how an element's offset along the depth is formed (outlier_item.hpp's at_depth).
 constexpr int outlier_threads = 256;
+template <class Offset>
 __global__ void __launch_bounds__(outlier_threads, 4)
     outlier_entries_kernel(const GemmArgs g, const SplitOperand a, const SplitOperand b, const std::uint32_t* path_word) {
   __shared__ OutlierItemLines lines[outlier_threads / 32];
@@ -42,7 +44,7 @@ __global__ void __launch_bounds__(outlier_threads, 4)
   if (!route_taken(path_word, false)) return;  // NormwiseFP32's digits ran
   const std::uint32_t word = *path_word;
   if ((word & path_sparse_outliers) == 0 || path_from_word(word) != EmulationPath::fp16_scaled) return;
-  outlier_entries(g, a, b, lines[threadIdx.x / 32], blockIdx.x, gridDim.x);
+  outlier_entries<Offset>(g, a, b, lines[threadIdx.x / 32], blockIdx.x, gridDim.x);
 }
 
 // Two blocks per SM: enough for the rare work, cheap when there is none.
@@ -60,7 +62,9 @@ void launch_special_entries(const GemmArgs& g, const SplitOperand& a, const Spli
   const index_t items = (g.m + 31) / 32 * ((g.n + 31) / 32), warps = outlier_threads / 32;
   const index_t most = 4 * static_cast<index_t>(device_facts().sms);
   const auto outlier_blocks = static_cast<unsigned>(std::max<index_t>(1, std::min<index_t>((items + warps - 1) / warps, most)));
-  launch_dependent(outlier_entries_kernel, outlier_blocks, outlier_threads, 0, stream, g, a, b, path_word);
+  const auto kernel = outlier_offsets_fit(g, operand_strides(g)) ? outlier_entries_kernel<std::uint32_t>
+                                                                 : outlier_entries_kernel<index_t>;
+  launch_dependent(kernel, outlier_blocks, outlier_threads, 0, stream, g, a, b, path_word);
 }
 
 }  // namespace egemm::cuda
