@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -349,6 +350,41 @@ TEST(CudaEmulatedFP64, TwoThreadsChooseOnTheirOwn) {
       }
     });
   for (std::thread& th : threads) th.join();
+}
+
+// A hand-off's bodies are captured (on a stream of the library's) while another
+// thread of the process keeps making synchronising calls (cudaMalloc, cudaFree):
+// where one invalidates the capture, the capture is begun again, and every call
+// gives DGEMM's result. Each call has a key of its own (alpha), so each captures.
+TEST(CudaEmulatedFP64, HandOffCapturesOutlastOtherThreadsSynchronisingCalls) {
+  EGEMM_REQUIRE_GPU();
+  std::atomic<bool> done{false};
+  std::thread churn([&] {
+    while (!done.load()) {
+      void* p = nullptr;
+      if (cudaMalloc(&p, std::size_t(1) << 20) == cudaSuccess) (void)cudaFree(p);
+    }
+  });
+  try {
+    DeviceCase t{'N', 'T', 300, 200, 150, 1.0, 0.5, 0};
+    t.fill = Fill64::wide;
+    const HostOperands o = test::fp64_operands(t, test::fresh_seed());
+    test::OwnedStream stream;
+    test::DeviceBuffer<double> a(o.a.data), b(o.b.data), c(o.c.data);
+    for (int q = 0; q < 40; ++q) {
+      DeviceCase u = t;
+      u.alpha = 1.0 + q;
+      c.upload(o.c.data);
+      gemm(EmulatedFP64{}, u.ta, u.tb, u.m, u.n, u.k, u.alpha, a.get(), o.a.ld, b.get(), o.b.ld, u.beta, c.get(),
+           o.c.ld, stream.get());
+      test::cuda_ok(cudaStreamSynchronize(stream.get()), "EmulatedFP64");
+      expect_branch(u, o, c.download(), true, "call " + std::to_string(q));
+    }
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what();
+  }
+  done = true;
+  churn.join();
 }
 
 // Error over >= 10^4 sampled entries against exact dot products, beside

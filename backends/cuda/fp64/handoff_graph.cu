@@ -30,6 +30,18 @@ __global__ void choose_kernel(cudaGraphConditionalHandle handle, HandoffCounts c
 PerDevice<cudaStream_t> capture_streams;
 std::mutex capture_mutex;
 
+// Captures of a body that another thread's synchronising call (cudaFree,
+// cudaDeviceSynchronize, a legacy-stream copy) may invalidate part way: the
+// capture is relaxed so as not to forbid those calls to the caller's other
+// threads, and a capture only records work, so it is begun again.
+constexpr int capture_attempts = 4;
+
+// Whether the capture on `s` was invalidated (by another thread's call).
+bool capture_invalidated(cudaStream_t s) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  return cudaStreamIsCapturing(s, &status) == cudaSuccess && status == cudaStreamCaptureStatusInvalidated;
+}
+
 // One body as a graph of its own, captured from `body` (nothing added to any
 // graph of the caller's where capturing it fails).
 cudaGraph_t capture_body(const BodyEnqueue& body) {
@@ -38,19 +50,30 @@ cudaGraph_t capture_body(const BodyEnqueue& body) {
     EGEMM_CUDA_CHECK(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking));
     return created;
   });
-  EGEMM_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
-  try {
-    body(s);
-  } catch (...) {
-    cudaGraph_t partial = nullptr;
-    (void)cudaStreamEndCapture(s, &partial);
-    if (partial != nullptr) (void)cudaGraphDestroy(partial);
-    (void)cudaGetLastError();  // the capture's own failure, not the caller's
-    throw;
+  for (int attempt = 1;; ++attempt) {
+    EGEMM_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+    try {
+      body(s);
+    } catch (...) {
+      const bool again = capture_invalidated(s) && attempt < capture_attempts;
+      cudaGraph_t partial = nullptr;
+      (void)cudaStreamEndCapture(s, &partial);
+      if (partial != nullptr) (void)cudaGraphDestroy(partial);
+      (void)cudaGetLastError();  // the capture's own failure, not the caller's
+      if (again) continue;
+      throw;
+    }
+    const bool again = capture_invalidated(s) && attempt < capture_attempts;
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(s, &graph);
+    if (ended == cudaErrorStreamCaptureInvalidated && again) {
+      if (graph != nullptr) (void)cudaGraphDestroy(graph);
+      (void)cudaGetLastError();
+      continue;
+    }
+    EGEMM_CUDA_CHECK(ended);
+    return graph;
   }
-  cudaGraph_t graph = nullptr;
-  EGEMM_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
-  return graph;
 }
 
 struct OwnedGraph {
