@@ -155,6 +155,26 @@ class OwnedStream {
   cudaStream_t stream_ = nullptr;
 };
 
+// `call` captured on `stream` (capture mode `mode`) into a graph the caller then owns.
+// Where `call` throws, the capture is ended and its partial graph dropped before the
+// exception goes on, so that the stream is usable again.
+template <class Call>
+cudaGraph_t captured(cudaStream_t stream, cudaStreamCaptureMode mode, Call&& call) {
+  cuda_ok(cudaStreamBeginCapture(stream, mode), "cudaStreamBeginCapture");
+  try {
+    call();
+  } catch (...) {
+    cudaGraph_t partial = nullptr;
+    (void)cudaStreamEndCapture(stream, &partial);
+    if (partial != nullptr) (void)cudaGraphDestroy(partial);
+    (void)cudaGetLastError();
+    throw;
+  }
+  cudaGraph_t graph = nullptr;
+  cuda_ok(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+  return graph;
+}
+
 // Elements of A, B and C as stored (leading dimension times columns).
 inline std::size_t a_elems(const GemmArgs& g) {
   const index_t cols = g.trans_a == Op::none ? g.k : g.m;

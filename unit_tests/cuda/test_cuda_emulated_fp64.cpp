@@ -214,17 +214,14 @@ TEST(CudaEmulatedFP64, TheSampleHandsOffBeforeTheSplits) {
   test::DeviceBuffer<double> a(base.a.data), b(base.b.data), c(base.c.data);
   test::OwnedStream stream;
   cudaGraph_t graph = nullptr;
-  test::cuda_ok(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
   try {
-    gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.get(), base.a.ld, b.get(), base.b.ld, t.beta, c.get(),
-         base.c.ld, stream.get());
+    graph = test::captured(stream.get(), cudaStreamCaptureModeThreadLocal, [&] {
+      gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.get(), base.a.ld, b.get(), base.b.ld, t.beta, c.get(),
+           base.c.ld, stream.get());
+    });
   } catch (const std::exception& e) {
-    (void)cudaStreamEndCapture(stream.get(), &graph);
-    if (graph != nullptr) (void)cudaGraphDestroy(graph);
-    (void)cudaGetLastError();
     FAIL() << "EmulatedFP64 could not be captured: " << e.what();
   }
-  test::cuda_ok(cudaStreamEndCapture(stream.get(), &graph), "cudaStreamEndCapture");
   cudaGraphExec_t exec = nullptr;
   test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
   for (const auto& [rows, handed] : variants) {
@@ -252,18 +249,15 @@ TEST(CudaEmulatedFP64, ACapturedCallChoosesOnEachReplay) {
         test::DeviceBuffer<double> a(shape.a.data.size()), b(shape.b.data.size()), c(shape.c.data.size());
         test::OwnedStream stream;
         cudaGraph_t graph = nullptr;
-        test::cuda_ok(cudaStreamBeginCapture(stream.get(), mode), "cudaStreamBeginCapture");
         try {
-          gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.get(), shape.a.ld, b.get(), shape.b.ld, t.beta,
-               c.get(), shape.c.ld, stream.get());
+          graph = test::captured(stream.get(), mode, [&] {
+            gemm(EmulatedFP64{}, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.get(), shape.a.ld, b.get(), shape.b.ld, t.beta,
+                 c.get(), shape.c.ld, stream.get());
+          });
         } catch (const std::exception& e) {
-          (void)cudaStreamEndCapture(stream.get(), &graph);
-          if (graph != nullptr) (void)cudaGraphDestroy(graph);
-          (void)cudaGetLastError();
           ADD_FAILURE() << "EmulatedFP64 could not be captured (mode " << mode << "): " << e.what();
           return;
         }
-        test::cuda_ok(cudaStreamEndCapture(stream.get(), &graph), "cudaStreamEndCapture");
         cudaGraphExec_t exec = nullptr;
         test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
         for (const Fill64 fill : {Fill64::wide, Fill64::uniform, Fill64::wide, Fill64::uniform}) {

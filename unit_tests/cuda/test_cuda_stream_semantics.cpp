@@ -112,16 +112,11 @@ void capture_and_replay(const test::GemmCase& gc) {
   const GemmArgs shape = shape_of(gc);
   DeviceOperands d(shape);
   cudaGraph_t graph = nullptr;
-  test::cuda_ok(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
   try {
-    d.gemm(Policy{}, shape, stream.get());
+    graph = test::captured(stream.get(), cudaStreamCaptureModeThreadLocal, [&] { d.gemm(Policy{}, shape, stream.get()); });
   } catch (const std::exception& e) {
-    (void)cudaStreamEndCapture(stream.get(), &graph);
-    if (graph != nullptr) (void)cudaGraphDestroy(graph);
-    (void)cudaGetLastError();
     FAIL() << "egemm::gemm could not be captured: " << e.what();
   }
-  test::cuda_ok(cudaStreamEndCapture(stream.get(), &graph), "cudaStreamEndCapture");
   check_replays(policy_traits<Policy>::id, gc, graph, d, stream.get());
 }
 

@@ -430,6 +430,7 @@ struct Plan {
   Fp64Operand a, b;
   int* products = nullptr;
   unsigned* counts = nullptr;  // a's two counts, then b's, then the sample's (flagged rows of op(A), of op(B))
+  unsigned* sampled = nullptr; // the sample's two, counts + 4
   void* cublas_workspace = nullptr;
 };
 
@@ -442,6 +443,7 @@ Plan carve(const GemmArgs64& g, int moduli, WorkspaceCarver& w) {
   p.panel = std::min<index_t>(p.panel, g.n);
   p.panel = std::min<index_t>(p.panel, 65535);  // gridDim.y of the entries kernel
   p.counts = w.take<unsigned>(count_words);
+  p.sampled = w.measures_only() ? nullptr : p.counts + 4;
   const auto one = [&](Fp64Operand& op, const OperandRows64& x, unsigned* counts) {
     op.rows = x.rows;
     op.depth = g.k;
@@ -513,13 +515,12 @@ void enqueue_splits(const GemmArgs64& g, Plan& plan, const crt::Constants& const
   // The sample first: where it hands the call off (wide inputs well past the share),
   // neither split reads anything and the hand-off costs the sample's read of ~512 rows
   // of each operand.
-  const unsigned* sampled = plan.counts + 4;
-  enqueue_handoff_sample(g.a_rows(), g.b_cols(), crt::spread_log2_for(plan.moduli), plan.counts + 4, stream);
+  enqueue_handoff_sample(g.a_rows(), g.b_cols(), crt::spread_log2_for(plan.moduli), plan.sampled, stream);
   // op(B) first: its rows (columns of B stored 'N') need no transpose, and where they alone
   // hand the call off, op(A) is not read at all.
-  launch_split(g.b_cols(), plan.b, plan.moduli, constants.beta, DecidedBy{sampled, g.m, g.n, nullptr, 0}, stream);
+  launch_split(g.b_cols(), plan.b, plan.moduli, constants.beta, DecidedBy{plan.sampled, g.m, g.n, nullptr, 0}, stream);
   launch_split(g.a_rows(), plan.a, plan.moduli, constants.beta,
-               DecidedBy{sampled, g.m, g.n, plan.b.counts, plan.b.rows}, stream);
+               DecidedBy{plan.sampled, g.m, g.n, plan.b.counts, plan.b.rows}, stream);
 }
 
 // The emulated call after the splits: the choice's body 1.
@@ -628,7 +629,7 @@ void gemm(PolicyId policy, const GemmArgs64& g, cudaStream_t stream) {
   WorkspaceCarver scratch(workspace.data(), sizer.size());
   Plan plan = carve(g, moduli, scratch);
   enqueue_splits(g, plan, constants, stream);
-  const HandoffCounts counts{plan.a.counts, plan.b.counts, plan.counts + 4, g.m, g.n};
+  const HandoffCounts counts{plan.a.counts, plan.b.counts, plan.sampled, g.m, g.n};
   enqueue_device_choice(
       stream, counts, choice_key(g, plan), [&](cudaStream_t s) { dgemm_on(body_handle(plan, s), g); },
       [&](cudaStream_t s) { enqueue_emulated(g, plan, constants, s); });
